@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Shoebox",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "shoebox", targets: ["shoebox"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Thin C system-library targets: one module map and one shim header each.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif",
+                       providers: [.apt(["libexif-dev"])]),
+        // libinotifytools ships no .pc file: the module map links it by name.
+        .systemLibrary(name: "CInotifyTools",
+                       providers: [.apt(["libinotifytools0-dev"])]),
+
+        // POSIX/Linux calls Glibc's module lacks (fts, syncfs).
+        .target(name: "CSystem"),
+
+        // Reads what a file says about itself: format, dimensions, dates, GPS, people.
+        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif"]),
+
+        // The library folder: ids, index, sidecars, scanner.
+        .target(name: "PhotoLibrary", dependencies: [
+            "Metadata", "CSystem",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Thin executable: parses arguments, prints.
+        .executableTarget(name: "shoebox", dependencies: [
+            "PhotoLibrary", "Metadata",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Generated camera rolls with ground truth, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),
+        .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
+    ]
+)

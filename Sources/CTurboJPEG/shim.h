@@ -1,0 +1,4 @@
+#ifndef SHOEBOX_CTurboJPEG_SHIM_H
+#define SHOEBOX_CTurboJPEG_SHIM_H
+#include <turbojpeg.h>
+#endif

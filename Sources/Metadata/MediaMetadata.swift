@@ -1,0 +1,146 @@
+import Foundation
+
+/// Container formats Shoebox indexes, as decided by the file's content (never its extension alone).
+public enum MediaFormat: String, Codable, Sendable, CaseIterable {
+    case jpeg, png, heic, mp4, mov
+
+    public var isVideo: Bool { self == .mp4 || self == .mov }
+}
+
+/// Where a capture time came from, most trustworthy first.
+public enum DateSource: String, Codable, Sendable {
+    case exif, xmp, container, filename, mtime
+}
+
+/// A capture time as the file states it: an instant, plus the UTC offset when the file says it.
+/// Without an offset (EXIF without OffsetTimeOriginal, a file name), the wall-clock reading is
+/// interpreted as UTC and `utcOffsetSeconds` is nil, so nothing pretends to know the zone.
+public struct CaptureDate: Codable, Equatable, Sendable {
+    public var date: Date
+    public var utcOffsetSeconds: Int?
+    public var source: DateSource
+
+    public init(date: Date, utcOffsetSeconds: Int?, source: DateSource) {
+        self.date = date
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.source = source
+    }
+
+    /// ISO 8601 with milliseconds when non-zero, and the offset when known
+    /// (`2023-05-14T12:34:56.120+02:00`); without an offset the local wall time has no suffix.
+    public var iso8601: String {
+        let offset = utcOffsetSeconds ?? 0
+        let wall = date.addingTimeInterval(TimeInterval(offset))
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(secondsFromGMT: 0)!
+        let c = cal.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: wall)
+        let millis = Int(((Double(c.nanosecond ?? 0) / 1_000_000)).rounded()) % 1000
+        var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+        if millis != 0 { s += String(format: ".%03d", millis) }
+        if let o = utcOffsetSeconds {
+            let sign = o < 0 ? "-" : "+"
+            let a = abs(o)
+            s += String(format: "%@%02d:%02d", sign, a / 3600, (a % 3600) / 60)
+        }
+        return s
+    }
+
+    /// Calendar year as the photographer saw it (wall clock at the capture place).
+    public var year: Int {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(secondsFromGMT: utcOffsetSeconds ?? 0)!
+        return cal.component(.year, from: date)
+    }
+}
+
+public struct GPSCoordinate: Codable, Equatable, Sendable {
+    public var lat: Double
+    public var lon: Double
+    public init(lat: Double, lon: Double) { self.lat = lat; self.lon = lon }
+}
+
+/// A face region normalised to the upright image; x/y is the top-left corner.
+public struct FaceRegion: Codable, Equatable, Sendable {
+    public var x: Double, y: Double, w: Double, h: Double
+    public var name: String?
+    public init(x: Double, y: Double, w: Double, h: Double, name: String?) {
+        self.x = x; self.y = y; self.w = w; self.h = h; self.name = name
+    }
+}
+
+/// Everything Shoebox learns from a file's bytes without decoding its pixels.
+public struct MediaMetadata: Codable, Equatable, Sendable {
+    public var format: MediaFormat
+    /// Dimensions of the stored pixels (before the orientation is applied).
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    /// EXIF orientation 1…8 (1 when absent).
+    public var orientation: Int
+    public var takenAt: CaptureDate?
+    public var gps: GPSCoordinate?
+    public var make: String?
+    public var model: String?
+    public var software: String?
+    /// Names from `Iptc4xmpExt:PersonInImage` and named MWG face regions, deduplicated, in file order.
+    public var persons: [String]
+    public var faces: [FaceRegion]
+    public var city: String?
+    public var country: String?
+    /// Seconds, for videos.
+    public var duration: Double?
+
+    public init(format: MediaFormat, pixelWidth: Int = 0, pixelHeight: Int = 0, orientation: Int = 1,
+                takenAt: CaptureDate? = nil, gps: GPSCoordinate? = nil, make: String? = nil, model: String? = nil,
+                software: String? = nil, persons: [String] = [], faces: [FaceRegion] = [],
+                city: String? = nil, country: String? = nil, duration: Double? = nil) {
+        self.format = format; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
+        self.orientation = orientation; self.takenAt = takenAt; self.gps = gps; self.make = make
+        self.model = model; self.software = software; self.persons = persons; self.faces = faces
+        self.city = city; self.country = country; self.duration = duration
+    }
+
+    /// Orientations 5–8 swap the axes.
+    public var uprightWidth: Int { (5...8).contains(orientation) ? pixelHeight : pixelWidth }
+    public var uprightHeight: Int { (5...8).contains(orientation) ? pixelWidth : pixelHeight }
+
+    /// True when the file carries the marks of a camera (make/model or an EXIF capture time).
+    public var hasCameraMetadata: Bool { make != nil || model != nil || takenAt?.source == .exif }
+}
+
+/// Why a file could not be read as media. `description` is one line, meant for users.
+public struct MetadataError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Code: String, Sendable {
+        case empty              // zero bytes
+        case unrecognized       // not JPEG/PNG/HEIC/MP4/MOV by content
+        case truncated          // structure runs past the end of the file
+        case corrupt            // structure is inconsistent
+        case tooLarge           // dimensions beyond what Shoebox will ever decode (decompression bomb)
+        case io                 // the read itself failed
+    }
+    public var code: Code
+    public var message: String
+    public init(_ code: Code, _ message: String) { self.code = code; self.message = message }
+    public var description: String { message }
+}
+
+/// Random access to a file's bytes. Metadata readers fetch only what they need
+/// (headers, metadata boxes, the last bytes), never the whole file.
+public protocol ByteSource {
+    var count: Int64 { get }
+    /// Up to `length` bytes at `offset`; fewer only at the end of the source.
+    func read(at offset: Int64, length: Int) throws -> [UInt8]
+}
+
+/// A byte source over memory (tests, fuzzing, small files).
+public struct MemoryByteSource: ByteSource {
+    public let bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ data: Data) { self.bytes = [UInt8](data) }
+    public var count: Int64 { Int64(bytes.count) }
+    public func read(at offset: Int64, length: Int) throws -> [UInt8] {
+        guard offset >= 0, offset < count, length > 0 else { return [] }
+        let start = Int(offset)
+        let end = min(bytes.count, start + length)
+        return Array(bytes[start..<end])
+    }
+}

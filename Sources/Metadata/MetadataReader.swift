@@ -1,0 +1,123 @@
+import Foundation
+
+public enum MetadataReader {
+    /// Bytes `read` fetches to decide the format (enough for an ftyp box's list of brands).
+    static let sniffLength = 4096
+
+    static let heifBrands: Set<String> = ["heic", "heix", "mif1", "msf1", "heim", "heis", "hevc", "hevx"]
+    static let avifBrands: Set<String> = ["avif", "avis"]
+    static let mp4Brands: Set<String> = [
+        "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "avc1",
+        "M4V ", "M4VH", "M4VP", "mmp4", "3gp4", "3gp5", "3gp6", "3gp7", "3g2a", "3g2b", "3g2c",
+        "dash", "MSNV", "XAVC", "f4v ", "NDAS", "NDSC", "NDSH", "NDSM", "NDSP", "NDSS", "NDXC", "NDXH",
+        "NDXM", "NDXP", "NDXS", "CAEP", "hvc1",
+    ]
+    /// Boxes a QuickTime movie written without ftyp (older cameras) starts with.
+    static let bareQuickTimeBoxes: Set<String> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
+
+    /// Format from the first bytes (at least 64 bytes when available); nil when not a
+    /// JPEG/PNG/HEIC(HEIF)/MP4/MOV file. AVIF, though HEIF-based, is not HEIC and gives nil.
+    public static func sniff(_ head: [UInt8]) -> MediaFormat? {
+        if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
+        if head.hasPrefix(PNGReader.signature) { return .png }
+        guard head.count >= 12, let size = head.be32(0) else { return nil }
+        let type = String(decoding: head[4..<8], as: UTF8.self)
+        if type == "ftyp" {
+            let major = String(decoding: head[8..<12], as: UTF8.self)
+            var brands = [major]
+            // Compatible brands follow the minor version; only those within the box and the head.
+            var i = 16
+            while i + 4 <= min(head.count, Int(min(size, 4096))) {
+                brands.append(String(decoding: head[i..<i + 4], as: UTF8.self))
+                i += 4
+            }
+            if major == "qt  " { return .mov }
+            if heifBrands.contains(major) && !(["mif1", "msf1"].contains(major) && brands.contains(where: avifBrands.contains)
+                                                && !brands.contains(where: { $0.hasPrefix("he") })) {
+                return .heic
+            }
+            if avifBrands.contains(major) { return nil }
+            if mp4Brands.contains(major) { return .mp4 }
+            if brands.contains(where: { $0 == "heic" || $0 == "heix" }) { return .heic }
+            if brands.contains("qt  ") { return .mov }
+            if brands.contains(where: mp4Brands.contains) && !brands.contains(where: avifBrands.contains) { return .mp4 }
+            return nil
+        }
+        if bareQuickTimeBoxes.contains(type), size == 0 || size == 1 || size >= 8 { return .mov }
+        return nil
+    }
+
+    /// Reads everything Shoebox needs without decoding pixels, fetching only the bytes it needs.
+    /// `fileName` (last path component) is used for the file-name date fallback.
+    /// Throws MetadataError with a one-line user-facing message.
+    public static func read(_ source: ByteSource, fileName: String) throws -> MediaMetadata {
+        guard source.count > 0 else { throw MetadataError(.empty, "empty file (0 bytes)") }
+        let head = try source.read(at: 0, length: sniffLength)
+        guard let format = sniff(head) else { throw MetadataError(.unrecognized, unrecognized(head)) }
+        var m: MediaMetadata
+        var exif: EXIFFields?, xmp: XMPFields?
+        switch format {
+        case .jpeg: (m, exif, xmp) = try JPEGReader.read(source)
+        case .png: (m, exif, xmp) = try PNGReader.read(source)
+        case .heic: (m, exif, xmp) = try HEIFReader.read(source)
+        case .mp4, .mov: m = try ISOBMFF.readVideo(source, format: format)
+        }
+        merge(&m, exif: exif, xmp: xmp)
+        if m.takenAt == nil { m.takenAt = FileNameDate.parse(fileName) }
+        return m
+    }
+
+    /// Structural completeness (not a full decode). Returns nil when complete, else a short reason.
+    public static func incompleteness(_ source: ByteSource, format: MediaFormat) -> String? {
+        if source.count == 0 { return "file is empty (still being written?)" }
+        switch format {
+        case .jpeg: return JPEGReader.incompleteness(source)
+        case .png: return PNGReader.incompleteness(source)
+        case .heic, .mp4, .mov: return ISOBMFF.incompleteness(source, format: format)
+        }
+    }
+
+    /// EXIF wins over XMP field by field; the container's own values (videos) come before both
+    /// only where EXIF/XMP are silent (a video has neither here).
+    static func merge(_ m: inout MediaMetadata, exif: EXIFFields?, xmp: XMPFields?) {
+        m.takenAt = exif?.takenAt ?? xmp?.takenAt ?? m.takenAt
+        m.gps = exif?.gps ?? xmp?.gps ?? m.gps
+        m.make = exif?.make ?? m.make
+        m.model = exif?.model ?? m.model
+        m.software = exif?.software ?? m.software
+        if let xmp {
+            m.persons = XMP.deduplicated(m.persons + xmp.persons)
+            m.faces += xmp.faces
+            m.city = xmp.city ?? m.city
+            m.country = xmp.country ?? m.country
+        }
+    }
+
+    /// One line saying what the content is instead.
+    static func unrecognized(_ head: [UInt8]) -> String {
+        let what: String
+        func starts(_ s: String) -> Bool { head.hasPrefix(Array(s.utf8)) }
+        if starts("GIF8") { what = "a GIF image" }
+        else if starts("RIFF"), head.count >= 12, String(decoding: head[8..<12], as: UTF8.self) == "WEBP" { what = "a WebP image" }
+        else if starts("II*\0") || starts("MM\0*") { what = "a TIFF image or camera raw file" }
+        else if head.count >= 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" {
+            let brand = String(decoding: head[8..<12], as: UTF8.self)
+            what = avifBrands.contains(brand) ? "an AVIF image" : "an ISO media file of brand '\(brand)'"
+        }
+        else if starts("%PDF") { what = "a PDF document" }
+        else if starts("PK\u{3}\u{4}") { what = "a ZIP archive" }
+        else if starts("BM") && head.count > 14 { what = "a BMP image" }
+        else if isText(head) { what = "text" }
+        else { what = "unknown binary data" }
+        return "not a photo or video: content is \(what)"
+    }
+
+    private static func isText(_ head: [UInt8]) -> Bool {
+        let sample = head.prefix(1024)
+        guard !sample.isEmpty, !sample.contains(0) else { return false }
+        let controls = sample.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C }.count
+        guard controls == 0 else { return false }
+        // The sample may end inside a multi-byte character.
+        return (0...3).contains { String(validating: Array(sample.dropLast($0)), as: UTF8.self) != nil }
+    }
+}

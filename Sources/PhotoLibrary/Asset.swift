@@ -1,0 +1,72 @@
+import Foundation
+import Metadata
+
+public enum AssetKind: String, Codable, Sendable, CaseIterable {
+    case photo, screenshot, video
+}
+
+public enum AssetState: String, Codable, Sendable, CaseIterable {
+    /// The file is where `path` says.
+    case present
+    /// The file vanished; the asset (id, sidecar) waits for the same content to come back.
+    case missing
+    /// The file is in `Recently Deleted/`.
+    case trashed
+}
+
+public struct Place: Codable, Equatable, Sendable {
+    public var city: String?
+    public var country: String?
+    public init(city: String?, country: String?) { self.city = city; self.country = country }
+    /// "Lisbon, Portugal", or whichever half is known.
+    public var label: String { [city, country].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ") }
+}
+
+/// One photo or video of the library: what the index holds and the sidecar keeps.
+public struct Asset: Codable, Equatable, Sendable {
+    public var id: AssetID
+    /// Relative to the library root, `/`-separated.
+    public var path: String
+    public var state: AssetState
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970, as `stat` reports it.
+    public var mtimeNS: Int64
+    public var inode: UInt64
+    /// Lower-case hex SHA-256 of the whole file.
+    public var sha256: String
+    public var kind: AssetKind
+    public var metadata: MediaMetadata
+    public var place: Place?
+    public var duplicateOf: AssetID?
+    /// Set on the video half of a Live Photo: the id of its photo.
+    public var livePhotoOf: AssetID?
+    public var firstSeen: Date
+    // Filled by analysis (scoring, similarity) in later stages; nil until then.
+    public var score: Double?
+    public var isUtility: Bool
+    public var similarGroup: String?
+
+    public var format: MediaFormat { metadata.format }
+    public var width: Int { metadata.uprightWidth }
+    public var height: Int { metadata.uprightHeight }
+    public var name: String { (path as NSString).lastPathComponent }
+    /// The folder part of `path` ("" at the root).
+    public var folder: String { (path as NSString).deletingLastPathComponent }
+    public var stem: String { (name as NSString).deletingPathExtension }
+    public var persons: [String] { metadata.persons }
+    public var year: Int? { takenAt?.year }
+
+    /// The capture time after every fallback: the file's metadata, else a date in its name,
+    /// else its modification time (a guess, and marked as one by its source).
+    public var takenAt: CaptureDate? {
+        if let t = metadata.takenAt, t.source != .filename { return t }
+        if let t = FileNameDate.parse(name) { return t }
+        return CaptureDate(date: Date(timeIntervalSince1970: Double(mtimeNS) / 1e9), utcOffsetSeconds: nil, source: .mtime)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, state, size, mtimeNS = "mtime_ns", inode, sha256, kind, metadata
+        case place, duplicateOf = "duplicate_of", livePhotoOf = "live_photo_of"
+        case firstSeen = "first_seen", score, isUtility = "is_utility", similarGroup = "similar_group"
+    }
+}

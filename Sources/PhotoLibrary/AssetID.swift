@@ -1,0 +1,38 @@
+import Foundation
+
+/// The identity of an asset: a UUID given at first sight and kept across renames, moves,
+/// edits, trash and restore. Stored and printed lower-case, the way `uuidgen` prints it.
+public struct AssetID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init() { rawValue = UUID().uuidString.lowercased() }
+
+    public init?(_ string: String) {
+        guard let uuid = UUID(uuidString: string) else { return nil }
+        rawValue = uuid.uuidString.lowercased()
+    }
+
+    /// Trusted values from the index or a sidecar this process wrote.
+    init(trusted rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+    public static func < (a: AssetID, b: AssetID) -> Bool { a.rawValue < b.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self)
+        guard let id = AssetID(s) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a UUID: \(s)"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    /// Could `text` be the start of an id (as a user types it from `list`)?
+    static func isPrefixCandidate(_ text: String) -> Bool {
+        text.count >= 4 && text.count <= 36 && text.allSatisfy { $0.isHexDigit || $0 == "-" }
+    }
+}

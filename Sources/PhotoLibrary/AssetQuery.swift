@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import Metadata
+
+/// The filters and orders of `shoebox list`, run as one SQL query.
+public struct AssetQuery: Sendable {
+    public enum Sort: String, CaseIterable, Sendable {
+        /// Best first.
+        case score
+        /// Oldest first, like a camera roll.
+        case date
+        /// Largest first.
+        case size
+        /// By path.
+        case name
+    }
+
+    public var sort: Sort = .date
+    public var reverse = false
+    public var year: Int?
+    /// City, country or "City, Country", case-insensitive.
+    public var place: String?
+    public var person: String?
+    public var kind: AssetKind?
+    /// Which states to list; present only unless asked.
+    public var states: [AssetState] = [.present]
+    public var limit: Int?
+    /// The video halves of Live Photos are listed with their photo, not on their own.
+    public var includeLiveVideos = false
+
+    public init() {}
+
+    func sql() -> (String, StatementArguments) {
+        var clauses: [String] = []
+        var args: [any DatabaseValueConvertible] = []
+        clauses.append("state IN (\(states.map { _ in "?" }.joined(separator: ",")))")
+        args += states.map(\.rawValue)
+        if !includeLiveVideos { clauses.append("live_photo_of IS NULL") }
+        if let year { clauses.append("year = ?"); args.append(year) }
+        if let kind { clauses.append("kind = ?"); args.append(kind.rawValue) }
+        if let place {
+            clauses.append("(city = ? COLLATE NOCASE OR country = ? COLLATE NOCASE OR (city || ', ' || country) = ? COLLATE NOCASE)")
+            args += [place, place, place]
+        }
+        if let person {
+            clauses.append("EXISTS (SELECT 1 FROM json_each(asset.persons) WHERE value = ? COLLATE NOCASE)")
+            args.append(person)
+        }
+        let direction = { (ascending: Bool) in (ascending != reverse) ? "ASC" : "DESC" }
+        let order: String
+        switch sort {
+        case .score:
+            // Unscored assets last; ties by capture time, then id, so the order is stable.
+            order = "score IS NULL, score \(direction(false)), taken_at_epoch \(direction(true)), id"
+        case .date:
+            order = "taken_at_epoch IS NULL, taken_at_epoch \(direction(true)), path \(direction(true)), id"
+        case .size:
+            order = "size \(direction(false)), path, id"
+        case .name:
+            order = "path \(direction(true)), id"
+        }
+        var sql = "SELECT \(Index.columns) FROM asset WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order)"
+        if let limit { sql += " LIMIT \(max(0, limit))" }
+        return (sql, StatementArguments(args))
+    }
+}
+
+extension Index {
+    public func assets(matching query: AssetQuery) throws -> [Asset] {
+        let (sql, args) = query.sql()
+        return try read { db in try Row.fetchAll(db, sql: sql, arguments: args).map(Index.asset(from:)) }
+    }
+
+    /// The Live Photo video of each photo in `ids` (path), for listings.
+    public func liveVideos(for ids: [AssetID]) throws -> [AssetID: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in
+            var out: [AssetID: String] = [:]
+            // Chunked to stay under SQLite's parameter limit.
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min(ids.count, $0 + 500)]) }) {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT live_photo_of, path FROM asset
+                    WHERE state = 'present' AND live_photo_of IN (\(chunk.map { _ in "?" }.joined(separator: ",")))
+                    """, arguments: StatementArguments(chunk.map(\.rawValue)))
+                for r in rows { out[AssetID(trusted: r[0])] = r[1] }
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `shoebox doctor`: checks that cost no file reads — index against disk, sidecars against
+/// index, unreadable files, inotify limits, free space, symlink support.
+public struct DoctorReport: Codable, Sendable {
+    public enum Status: String, Codable, Sendable { case ok, warning, problem }
+    public struct Check: Codable, Sendable {
+        public var name: String
+        public var status: Status
+        public var detail: String
+        /// A command that fixes it, when there is one.
+        public var fix: String?
+    }
+    public var checks: [Check] = []
+    public var healthy: Bool { !checks.contains { $0.status == .problem } }
+}
+
+extension Library {
+    public func doctor() throws -> DoctorReport {
+        var report = DoctorReport()
+        func add(_ name: String, _ status: DoctorReport.Status, _ detail: String, fix: String? = nil) {
+            report.checks.append(.init(name: name, status: status, detail: detail, fix: fix))
+        }
+        let index = try Index(library: self)
+
+        // Index against disk, by size, mtime and inode only.
+        let walked = try LibraryWalker(library: self).walk()
+        let records = try index.fileRecords().filter { $0.state == .present }
+        var byPath: [String: Index.FileRecord] = [:]
+        for r in records { byPath[r.path] = r }
+        var unindexed = 0, changed = 0
+        var seen = Set<String>()
+        for f in walked.files {
+            seen.insert(f.path)
+            guard let r = byPath[f.path] else {
+                let ext = (f.path as NSString).pathExtension.lowercased()
+                if FileProbe.mediaExtensions.contains(ext) { unindexed += 1 }
+                continue
+            }
+            if r.size != f.stat.size || r.mtimeNS != f.stat.mtimeNS || r.inode != f.stat.inode { changed += 1 }
+        }
+        let vanished = byPath.keys.filter { !seen.contains($0) }.count
+        let scan = "shoebox --library \(shellQuote(root.path)) scan"
+        if unindexed + changed + vanished == 0 {
+            add("index", .ok, "\(records.count) files indexed, matching the disk")
+        } else {
+            add("index", .problem, "\(unindexed) files not indexed, \(changed) changed, \(vanished) vanished since the last scan", fix: scan)
+        }
+
+        // Sidecars against index.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sidecarFolder.path)) ?? []
+        let sidecarIDs = Set(names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) })
+        let indexIDs = Set(try index.read { db in try String.fetchAll(db, sql: "SELECT id FROM asset") })
+        let noSidecar = indexIDs.subtracting(sidecarIDs).count
+        let noRow = sidecarIDs.subtracting(indexIDs).count
+        if noSidecar == 0 && noRow == 0 {
+            add("sidecars", .ok, "\(sidecarIDs.count) sidecars, one per asset")
+        } else {
+            add("sidecars", .problem, "\(noSidecar) assets without a sidecar, \(noRow) sidecars not in the index",
+                fix: "shoebox --library \(shellQuote(root.path)) rebuild")
+        }
+        if FileManager.default.fileExists(atPath: stateFolder.appendingPathComponent("journal.json").path) {
+            add("journal", .warning, "an interrupted scan left a journal; the next scan replays it", fix: scan)
+        }
+
+        // Files that cannot be read.
+        let unreadable = walked.files.filter { access(url(for: $0.path).path, R_OK) != 0 }
+        let problems = walked.problems + unreadable.map { FileProblem(path: $0.path, reason: "permission denied") }
+        if problems.isEmpty {
+            add("permissions", .ok, "every file and folder is readable")
+        } else {
+            let sample = problems.prefix(3).map { "\(displayPath($0.path)): \($0.reason)" }.joined(separator: "; ")
+            add("permissions", .problem, "\(problems.count) unreadable: \(sample)",
+                fix: "chmod -R u+rX \(shellQuote(root.path))")
+        }
+
+        // inotify: one watch per folder.
+        let watches = Int(((try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let folders = walked.folders + 1
+        if watches == 0 {
+            add("inotify", .warning, "cannot read /proc/sys/fs/inotify/max_user_watches; `watch` may need --poll")
+        } else if folders * 2 > watches {
+            let want = max(524_288, folders * 4)
+            add("inotify", .problem, "\(folders) folders to watch but max_user_watches is \(watches)",
+                fix: "sudo sysctl fs.inotify.max_user_watches=\(want) && echo fs.inotify.max_user_watches=\(want) | sudo tee /etc/sysctl.d/60-shoebox.conf")
+        } else {
+            add("inotify", .ok, "\(folders) folders to watch, limit \(watches)")
+        }
+
+        // Free space on the library's file system.
+        var fs = statvfs()
+        if statvfs(root.path, &fs) == 0 {
+            let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
+            let total = Int64(fs.f_blocks) * Int64(fs.f_frsize)
+            let detail = "\(formatBytes(free)) free of \(formatBytes(total))"
+            if free < 256 << 20 { add("disk space", .problem, detail + "; writes of the index and sidecars may fail") }
+            else if free < 2 << 30 || (total > 0 && free * 20 < total) { add("disk space", .warning, detail) }
+            else { add("disk space", .ok, detail) }
+            if fs.f_flag & UInt(ST_RDONLY) != 0 {
+                add("writable", .problem, "the library's file system is mounted read-only")
+            }
+        }
+
+        // Albums need symbolic links (exFAT, FAT and some NTFS mounts have none).
+        let probe = stateFolder.appendingPathComponent(".symlink-probe-\(getpid())").path
+        unlink(probe)
+        if symlink("index.sqlite", probe) == 0 {
+            unlink(probe)
+            add("symlinks", .ok, "supported; albums can be made")
+        } else {
+            add("symlinks", .warning, "this file system has no symbolic links (\(ShoeboxError.errnoText())); albums are switched off")
+        }
+        return report
+    }
+}
+
+/// "1.2 GB", decimal units as file managers show them.
+public func formatBytes(_ bytes: Int64) -> String {
+    let units = ["B", "kB", "MB", "GB", "TB"]
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+    return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+}

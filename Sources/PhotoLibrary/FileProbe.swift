@@ -1,0 +1,149 @@
+import Crypto
+import Foundation
+import Metadata
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads one file: its SHA-256 (the whole file, streamed through a reused buffer so memory stays
+/// flat whatever the file size) and its metadata (only the header bytes the readers ask for).
+struct FileProbe {
+    struct Result: Sendable {
+        var path: String
+        var stat: FileStat
+        var sha256: String
+        var metadata: MediaMetadata
+        /// Set when the structure is incomplete but the file has settled (damaged, not growing).
+        var warning: String?
+    }
+
+    enum Outcome: Sendable {
+        case indexed(Result)
+        /// Not indexable now; `reason` is one line for the user.
+        case failed(FileProblem)
+        /// Not a photo or video by name and content (a .txt, a .xmp sidecar of another tool).
+        case ignored
+    }
+
+    /// A file whose structure is incomplete is taken for one still being written while it is
+    /// younger than this; after that it is a damaged file and is indexed with a warning.
+    static let settleSeconds: Int64 = 120
+
+    /// Extensions Shoebox expects photos and videos under. Other files are still sniffed, so a
+    /// photo without an extension is found, but a non-media file with another extension is not
+    /// reported as a problem.
+    static let mediaExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "heic", "heif", "hif",
+                                               "mp4", "m4v", "mov", "qt"]
+
+    /// Companions that sit beside photos (sidecars of other tools, notes, documents): never opened.
+    static let knownOtherExtensions: Set<String> = ["xmp", "aae", "thm", "txt", "md", "json", "pdf", "xml", "html",
+                                                    "db", "ini", "log", "csv", "doc", "docx", "zip", "pp3", "dop",
+                                                    "on1", "lrv", "srt", "gpx"]
+
+    let library: Library
+    let now: Date
+
+    func probe(_ path: String, buffer: UnsafeMutableRawBufferPointer) -> Outcome {
+        let fullPath = library.url(for: path).path
+        let fd = open(fullPath, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == EACCES || e == EPERM {
+                return .failed(FileProblem(path: path, reason: "permission denied; fix with `chmod u+r \(shellQuote(fullPath))`"))
+            }
+            if e == ENOENT { return .failed(FileProblem(path: path, reason: "vanished while scanning")) }
+            return .failed(FileProblem(path: path, reason: "cannot open: \(ShoeboxError.errnoText(e))"))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            return .failed(FileProblem(path: path, reason: "cannot stat: \(ShoeboxError.errnoText())"))
+        }
+        let before = FileStat(st)
+        guard before.isRegular else {
+            return .failed(FileProblem(path: path, reason: "\(before.typeName), not a regular file"))
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        let expectsMedia = FileProbe.mediaExtensions.contains(ext)
+        if before.size == 0 {
+            return expectsMedia ? .failed(FileProblem(path: path, reason: "empty file (0 bytes)")) : .ignored
+        }
+        let source = FileByteSource(fd: fd, size: before.size)
+        let head: [UInt8]
+        do { head = try source.read(at: 0, length: 64) } catch {
+            return .failed(FileProblem(path: path, reason: "cannot read: \(error)"))
+        }
+        guard MetadataReader.sniff(head) != nil else {
+            guard expectsMedia else { return .ignored }
+            return .failed(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head))"))
+        }
+        let metadata: MediaMetadata
+        do {
+            metadata = try MetadataReader.read(source, fileName: (path as NSString).lastPathComponent)
+        } catch {
+            return .failed(FileProblem(path: path, reason: String(describing: error)))
+        }
+        var warning: String? = nil
+        if let incomplete = MetadataReader.incompleteness(source, format: metadata.format) {
+            let age = Int64(now.timeIntervalSince1970 * 1e9) - before.mtimeNS
+            if age < FileProbe.settleSeconds * 1_000_000_000 {
+                return .failed(FileProblem(path: path, reason: "\(incomplete); not indexed until it is complete"))
+            }
+            warning = "\(incomplete); indexed anyway, the file looks damaged"
+        }
+        let sha: String
+        do { sha = try FileProbe.sha256(fd: fd, buffer: buffer) } catch {
+            return .failed(FileProblem(path: path, reason: "cannot read: \(error)"))
+        }
+        var after = stat()
+        if fstat(fd, &after) == 0 {
+            let a = FileStat(after)
+            if a.size != before.size || a.mtimeNS != before.mtimeNS {
+                return .failed(FileProblem(path: path, reason: "changed while being read; it will be indexed once it settles"))
+            }
+        }
+        return .indexed(Result(path: path, stat: before, sha256: sha, metadata: metadata, warning: warning))
+    }
+
+    /// Streams the whole file through SHA-256 with sequential reads.
+    static func sha256(fd: Int32, buffer: UnsafeMutableRawBufferPointer) throws -> String {
+        var hasher = SHA256()
+        var offset: off_t = 0
+        posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        while true {
+            let n = pread(fd, buffer.baseAddress!, buffer.count, offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ShoeboxError(.io, ShoeboxError.errnoText())
+            }
+            if n == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += off_t(n)
+        }
+        return hasher.finalize().hexString
+    }
+
+    /// A few words on what a non-media file seems to be, for "not a photo" messages.
+    static func describeContent(_ head: [UInt8]) -> String {
+        if head.starts(with: [0x25, 0x50, 0x44, 0x46]) { return "content is a PDF" }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "content is a ZIP archive" }
+        if head.starts(with: [0x47, 0x49, 0x46, 0x38]) { return "content is a GIF (not supported)" }
+        if head.starts(with: [0x52, 0x49, 0x46, 0x46]) { return "content is RIFF (WebP/AVI, not supported)" }
+        if head.starts(with: [0x3C]) || head.starts(with: [0xEF, 0xBB, 0xBF, 0x3C]) { return "content is HTML/XML text" }
+        let printable = head.filter { ($0 >= 0x20 && $0 < 0x7f) || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.count
+        if !head.isEmpty && printable * 10 >= head.count * 9 { return "content is text" }
+        return "content is not JPEG, PNG, HEIC, MP4 or MOV"
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        for b in self {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xf)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import GRDB
+import Metadata
+
+/// The SQLite index (`.shoebox/index.sqlite`, WAL): a cache of the sidecars and the files,
+/// shaped for queries. `shoebox rebuild` can always recreate it.
+public final class Index: @unchecked Sendable {
+    public let pool: DatabasePool
+    let library: Library
+
+    public init(library: Library, path: URL? = nil) throws {
+        self.library = library
+        let url = path ?? library.indexURL
+        var config = Configuration()
+        // A CLI command run while `watch` writes must wait its turn, not fail with "database is locked".
+        config.busyMode = .timeout(15)
+        config.label = "shoebox-index"
+        do {
+            pool = try DatabasePool(path: url.path, configuration: config)
+            try Index.migrator.migrate(pool)
+        } catch {
+            throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
+        }
+    }
+
+    /// Checkpoints the WAL into the main file and closes every connection.
+    func close() throws {
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try pool.close()
+        } catch {
+            throw ShoeboxError(.index, "cannot close the index", underlying: error)
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE asset (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    path TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    taken_at TEXT,
+                    taken_at_epoch REAL,
+                    taken_at_source TEXT,
+                    year INTEGER,
+                    lat REAL,
+                    lon REAL,
+                    city TEXT,
+                    country TEXT,
+                    persons TEXT NOT NULL DEFAULT '[]',
+                    duplicate_of TEXT,
+                    live_photo_of TEXT,
+                    first_seen REAL NOT NULL,
+                    score REAL,
+                    is_utility INTEGER NOT NULL DEFAULT 0,
+                    similar_group TEXT,
+                    metadata TEXT NOT NULL
+                );
+                -- Two present files cannot share a path; a missing asset keeps its last path,
+                -- which a new, different file may take meanwhile.
+                CREATE UNIQUE INDEX asset_present_path ON asset(path) WHERE state = 'present';
+                CREATE INDEX asset_sha ON asset(sha256);
+                CREATE INDEX asset_taken ON asset(state, taken_at_epoch);
+                CREATE INDEX asset_score ON asset(state, score);
+                CREATE INDEX asset_year ON asset(year);
+                """)
+        }
+        return m
+    }
+
+    // MARK: Reading
+
+    static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata"
+
+    static func asset(from row: Row) throws -> Asset {
+        let metadataJSON: String = row["metadata"]
+        let metadata = try ShoeboxJSON.makeDecoder().decode(MediaMetadata.self, from: Data(metadataJSON.utf8))
+        let city: String? = row["city"], country: String? = row["country"]
+        return Asset(
+            id: AssetID(trusted: row["id"]), path: row["path"],
+            state: AssetState(rawValue: row["state"]) ?? .missing,
+            size: row["size"], mtimeNS: row["mtime_ns"], inode: UInt64(bitPattern: row["inode"] as Int64),
+            sha256: row["sha256"], kind: AssetKind(rawValue: row["kind"]) ?? .photo, metadata: metadata,
+            place: (city == nil && country == nil) ? nil : Place(city: city, country: country),
+            duplicateOf: (row["duplicate_of"] as String?).map(AssetID.init(trusted:)),
+            livePhotoOf: (row["live_photo_of"] as String?).map(AssetID.init(trusted:)),
+            firstSeen: Date(timeIntervalSince1970: row["first_seen"]), score: row["score"],
+            isUtility: row["is_utility"], similarGroup: row["similar_group"])
+    }
+
+    public func asset(id: AssetID) throws -> Asset? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Index.columns) FROM asset WHERE id = ?", arguments: [id.rawValue])
+                .map(Index.asset(from:))
+        }
+    }
+
+    /// Assets whose id starts with `prefix` (at most a few, for "ambiguous" messages).
+    public func assets(idPrefix prefix: String) throws -> [Asset] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Index.columns) FROM asset WHERE id >= ? AND id < ? ORDER BY id LIMIT 5",
+                             arguments: [prefix.lowercased(), prefix.lowercased() + "\u{7f}"]).map(Index.asset(from:))
+        }
+    }
+
+    /// The asset at `path`: the present one if any, else the last that lived there.
+    public func asset(path: String) throws -> Asset? {
+        try read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT \(Index.columns) FROM asset WHERE path = ?
+                ORDER BY CASE state WHEN 'present' THEN 0 WHEN 'trashed' THEN 1 ELSE 2 END, first_seen DESC LIMIT 1
+                """, arguments: [path]).map(Index.asset(from:))
+        }
+    }
+
+    public func allAssets() throws -> [Asset] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT \(Index.columns) FROM asset ORDER BY path, id").map(Index.asset(from:)) }
+    }
+
+    public func count(state: AssetState? = nil) throws -> Int {
+        try read { db in
+            if let state {
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE state = ?", arguments: [state.rawValue]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
+        }
+    }
+
+    /// What the scanner needs to skip unchanged files without opening them: one light row per
+    /// asset that is not trashed.
+    struct FileRecord: Sendable {
+        var id: AssetID
+        var path: String
+        var state: AssetState
+        var size: Int64
+        var mtimeNS: Int64
+        var inode: UInt64
+        var sha256: String
+    }
+
+    func fileRecords() throws -> [FileRecord] {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, state, size, mtime_ns, inode, sha256 FROM asset WHERE state != 'trashed'")
+            var out: [FileRecord] = []
+            while let r = try rows.next() {
+                out.append(FileRecord(id: AssetID(trusted: r[0]), path: r[1], state: AssetState(rawValue: r[2]) ?? .missing,
+                                      size: r[3], mtimeNS: r[4], inode: UInt64(bitPattern: r[5] as Int64), sha256: r[6]))
+            }
+            return out
+        }
+    }
+
+    // MARK: Writing
+
+    public func save(_ assets: [Asset]) throws {
+        guard !assets.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO asset (id, path, state, size, mtime_ns, inode, sha256, kind, format, width, height,
+                    taken_at, taken_at_epoch, taken_at_source, year, lat, lon, city, country, persons, duplicate_of,
+                    live_photo_of, first_seen, score, is_utility, similar_group, metadata)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let encoder = ShoeboxJSON.makeEncoder(pretty: false)
+            for a in assets {
+                // A present asset takes its path from any stale present row (the file was replaced meanwhile).
+                if a.state == .present {
+                    try db.execute(sql: "UPDATE asset SET state = 'missing' WHERE path = ? AND state = 'present' AND id != ?",
+                                   arguments: [a.path, a.id.rawValue])
+                }
+                let persons = String(decoding: try encoder.encode(a.persons), as: UTF8.self)
+                let takenAt = a.takenAt
+                let metadata = String(decoding: try encoder.encode(a.metadata), as: UTF8.self)
+                try statement.execute(arguments: [
+                    a.id.rawValue, a.path, a.state.rawValue, a.size, a.mtimeNS, Int64(bitPattern: a.inode), a.sha256,
+                    a.kind.rawValue, a.format.rawValue, a.width, a.height,
+                    takenAt?.iso8601, takenAt?.date.timeIntervalSince1970, takenAt?.source.rawValue, takenAt?.year,
+                    a.metadata.gps?.lat, a.metadata.gps?.lon, a.place?.city, a.place?.country, persons,
+                    a.duplicateOf?.rawValue, a.livePhotoOf?.rawValue, a.firstSeen.timeIntervalSince1970, a.score,
+                    a.isUtility, a.similarGroup, metadata,
+                ])
+            }
+        }
+    }
+
+    // MARK: Plumbing
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch let e as ShoeboxError { throw e } catch {
+            throw ShoeboxError(.index, "cannot read the index \(library.indexURL.path)", underlying: error)
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch let e as ShoeboxError { throw e } catch {
+            throw ShoeboxError(.index, "cannot update the index \(library.indexURL.path)", underlying: error)
+        }
+    }
+}

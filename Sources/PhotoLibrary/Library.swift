@@ -1,0 +1,112 @@
+import Foundation
+import Metadata
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A library folder: the user's files plus `.shoebox/` (index, sidecars, config, lock).
+public struct Library: Sendable {
+    public let root: URL
+
+    /// Folders at the root that Shoebox owns or reserves; never indexed.
+    public static let reservedFolders: Set<String> = ["Albums", "Recently Deleted", "Tracker", ".shoebox"]
+
+    public var stateFolder: URL { root.appendingPathComponent(".shoebox", isDirectory: true) }
+    public var indexURL: URL { stateFolder.appendingPathComponent("index.sqlite") }
+    public var sidecarFolder: URL { stateFolder.appendingPathComponent("sidecars", isDirectory: true) }
+    public var configURL: URL { stateFolder.appendingPathComponent("config.toml") }
+    public var lockURL: URL { stateFolder.appendingPathComponent("lock") }
+
+    public init(root: URL) { self.root = root.standardizedFileURL }
+
+    /// `--library`, else `$SHOEBOX_LIBRARY`, else the nearest enclosing folder that has `.shoebox/`.
+    public static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                              currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> Library {
+        if let given = explicit ?? environment["SHOEBOX_LIBRARY"] {
+            let url = URL(fileURLWithPath: given, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true))
+            let library = Library(root: url)
+            guard library.isInitialized else {
+                throw ShoeboxError(.noLibrary, "\(library.root.path) is not a Shoebox library; run `shoebox init \(shellQuote(library.root.path))`")
+            }
+            return library
+        }
+        var dir = URL(fileURLWithPath: currentDirectory, isDirectory: true).standardizedFileURL
+        while true {
+            let candidate = Library(root: dir)
+            if candidate.isInitialized { return candidate }
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path { break }
+            dir = parent
+        }
+        throw ShoeboxError(.noLibrary, "no Shoebox library here or above \(currentDirectory); run `shoebox init PATH` or pass --library PATH")
+    }
+
+    public var isInitialized: Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: stateFolder.path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    /// Creates `.shoebox/` with its folders and a commented config. Existing libraries are left alone.
+    @discardableResult
+    public static func initialize(at url: URL) throws -> Library {
+        let library = Library(root: url)
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: library.root.path, isDirectory: &isDir), !isDir.boolValue {
+            throw ShoeboxError(.invalidArgument, "\(library.root.path) is a file, not a folder")
+        }
+        if library.isInitialized {
+            throw ShoeboxError(.alreadyLibrary, "\(library.root.path) is already a Shoebox library")
+        }
+        do {
+            try fm.createDirectory(at: library.root, withIntermediateDirectories: true)
+            guard access(library.root.path, W_OK) == 0 else {
+                throw ShoeboxError(.unreadable, "\(library.root.path) is not writable; fix with `chmod u+w \(shellQuote(library.root.path))`")
+            }
+            try fm.createDirectory(at: library.sidecarFolder, withIntermediateDirectories: true)
+            try AtomicFile.write(Data(LibraryConfig.defaultText.utf8), to: library.configURL)
+            // The index is created here so that a library is complete from its first moment.
+            _ = try Index(library: library)
+        } catch let e as ShoeboxError {
+            throw e
+        } catch {
+            throw ShoeboxError(.io, "cannot create a library at \(library.root.path)", underlying: error)
+        }
+        return library
+    }
+
+    /// Relative, `/`-separated path of a file inside the library; nil when outside.
+    public func relativePath(of url: URL) -> String? {
+        let full = url.standardizedFileURL.path
+        let base = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        guard full.hasPrefix(base) else { return nil }
+        return String(full.dropFirst(base.count))
+    }
+
+    public func url(for relativePath: String) -> URL { root.appendingPathComponent(relativePath) }
+
+    public func sidecarURL(for id: AssetID) -> URL { sidecarFolder.appendingPathComponent(id.rawValue + ".json") }
+
+    /// Whether a path relative to the root is one Shoebox indexes (not reserved, not hidden, not temporary).
+    public static func isIndexable(relativePath: String) -> Bool {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: true)
+        guard let first = parts.first else { return false }
+        if reservedFolders.contains(String(first)) { return false }
+        if parts.contains(where: { $0.hasPrefix(".") }) { return false }
+        return !isTemporaryName(String(parts.last!))
+    }
+
+    /// Names that browsers, sync tools and editors use for files still being written.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if name.hasPrefix(".") || name.hasSuffix("~") || name.hasPrefix("~$") { return true }
+        return [".part", ".crdownload", ".tmp", ".temp", ".partial", ".download", ".swp", ".!qb", ".opdownload"]
+            .contains { lower.hasSuffix($0) } || lower.hasPrefix(".syncthing.")
+    }
+}
+
+/// Quotes a path for a command line a user may paste.
+func shellQuote(_ s: String) -> String {
+    if s.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }) { return s }
+    return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

@@ -1,0 +1,37 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `.shoebox/lock`: one writer at a time (scan, rebuild, later watch, trash…). Readers such as
+/// `list` never take it; SQLite's WAL lets them read while a writer works.
+/// The kernel drops an flock when its process dies, so a crash never leaves the library locked.
+public final class LibraryLock {
+    private let fd: Int32
+
+    /// Waits up to `timeout` seconds for the lock, then fails with a message naming the holder.
+    public init(library: Library, timeout: Double = 30) throws {
+        fd = open(library.lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw ShoeboxError(.io, "cannot open \(library.lockURL.path): \(ShoeboxError.errnoText())")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if Date() >= deadline {
+                close(fd)
+                let holder = (try? String(contentsOf: library.lockURL, encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                throw ShoeboxError(.locked, "another Shoebox process is changing \(library.root.path)\(holder.isEmpty ? "" : " (\(holder))"); try again when it finishes")
+            }
+            usleep(50_000)
+        }
+        ftruncate(fd, 0)
+        let note = "pid \(getpid()): \(CommandLine.arguments.dropFirst().joined(separator: " "))\n"
+        _ = note.withCString { Glibc.write(fd, $0, strlen($0)) }
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

@@ -1,0 +1,172 @@
+import CSystem
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `lstat` says about a file, in the units the index keeps.
+public struct FileStat: Equatable, Sendable {
+    public var size: Int64
+    public var mtimeNS: Int64
+    public var inode: UInt64
+    public var mode: UInt32
+
+    init(_ s: stat) {
+        size = Int64(s.st_size)
+        mtimeNS = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+        inode = UInt64(s.st_ino)
+        mode = s.st_mode
+    }
+
+    public var isRegular: Bool { (mode & S_IFMT) == S_IFREG }
+
+    /// "FIFO", "socket", … for messages about files that are not regular.
+    public var typeName: String {
+        switch mode & S_IFMT {
+        case S_IFLNK: return "symbolic link"
+        case S_IFIFO: return "FIFO"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        case S_IFDIR: return "folder"
+        default: return "regular file"
+        }
+    }
+}
+
+/// One problem found while walking or reading, worded for the user.
+public struct FileProblem: Codable, Equatable, Sendable {
+    public var path: String
+    public var reason: String
+    public init(path: String, reason: String) { self.path = path; self.reason = reason }
+}
+
+/// Walks the library with fts(3) in physical mode: symbolic links are reported, never followed,
+/// so a link loop or a link out of the library cannot lead the scan astray.
+struct LibraryWalker {
+    let library: Library
+
+    struct Entry {
+        var path: String
+        var stat: FileStat
+    }
+
+    struct Result {
+        var files: [Entry] = []
+        /// Files that are not indexable and that the user may want to know about (links, FIFOs…).
+        var skipped: [FileProblem] = []
+        /// Folders or names that could not be read at all.
+        var problems: [FileProblem] = []
+        var folders = 0
+    }
+
+    func walk() throws -> Result {
+        var st = stat()
+        guard lstat(library.root.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw ShoeboxError(.massDisappearance,
+                               "the library folder \(library.root.path) is gone or not a folder (unmounted disk or network share?); nothing was changed")
+        }
+        var result = Result()
+        let rootPath = library.root.path
+        let prefixLength = rootPath.utf8.count + (rootPath.hasSuffix("/") ? 0 : 1)
+        let handle: UnsafeMutablePointer<FTS>? = rootPath.withCString { cRoot in
+            var argv: [UnsafeMutablePointer<CChar>?] = [strdup(cRoot), nil]
+            defer { free(argv[0]) }
+            return fts_open(&argv, FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW, nil)
+        }
+        guard let fts = handle else {
+            throw ShoeboxError(.unreadable, "cannot read the library folder \(rootPath): \(ShoeboxError.errnoText())")
+        }
+        defer { fts_close(fts) }
+        while let ent = fts_read(fts) {
+            let level = Int(ent.pointee.fts_level)
+            if level == 0 { continue }
+            let rawPath = UnsafeRawBufferPointer(start: ent.pointee.fts_path, count: Int(ent.pointee.fts_pathlen))
+            let relBytes = rawPath.count > prefixLength ? Array(rawPath[prefixLength...]) : []
+            // fts_name is a trailing flexible array member: address it through the entry itself.
+            let nameBytes = UnsafeRawBufferPointer(
+                start: UnsafeRawPointer(ent).advanced(by: MemoryLayout<FTSENT>.offset(of: \FTSENT.fts_name)!),
+                count: Int(ent.pointee.fts_namelen))
+            let info = Int32(ent.pointee.fts_info)
+            if info == FTS_DP { continue }  // post-order visit of a folder
+            let isDir = info == FTS_D || info == FTS_DNR || info == FTS_DC
+            // Hidden entries, reserved top-level folders and temporary names are not the user's photos.
+            let startsWithDot = nameBytes.first == UInt8(ascii: ".")
+            guard let rel = String(validating: relBytes, as: UTF8.self) else {
+                if !startsWithDot {
+                    result.problems.append(FileProblem(path: displayPath(bytes: relBytes),
+                        reason: "name is not valid UTF-8; rename it to index it (e.g. with `convmv -f latin1 -t utf8`)"))
+                }
+                if isDir { fts_set(fts, ent, FTS_SKIP) }
+                continue
+            }
+            if startsWithDot || (level == 1 && isDir && Library.reservedFolders.contains(rel)) {
+                if isDir { fts_set(fts, ent, FTS_SKIP) }
+                continue
+            }
+            switch info {
+            case FTS_D:
+                result.folders += 1
+            case FTS_DNR:
+                result.problems.append(FileProblem(path: rel, reason:
+                    "folder cannot be read (\(String(cString: strerror(ent.pointee.fts_errno)))); fix with `chmod -R u+rX \(shellQuote(library.url(for: rel).path))`"))
+            case FTS_DC:
+                result.skipped.append(FileProblem(path: rel, reason: "folder loop; not followed"))
+            case FTS_ERR, FTS_NS:
+                result.problems.append(FileProblem(path: rel, reason: "cannot be read: \(String(cString: strerror(ent.pointee.fts_errno)))"))
+            case FTS_SL, FTS_SLNONE:
+                result.skipped.append(FileProblem(path: rel, reason: "symbolic link; Shoebox indexes files, not links"))
+            case FTS_F, FTS_DEFAULT:
+                let s = FileStat(ent.pointee.fts_statp.pointee)
+                if Library.isTemporaryName(String(decoding: nameBytes, as: UTF8.self)) { continue }
+                if !s.isRegular {
+                    result.skipped.append(FileProblem(path: rel, reason: "\(s.typeName), not a regular file"))
+                    continue
+                }
+                result.files.append(Entry(path: rel, stat: s))
+            default:
+                break
+            }
+        }
+        return result
+    }
+}
+
+/// A path as it can be shown on one line: control characters and invalid bytes escaped.
+public func displayPath(_ path: String) -> String {
+    var out = ""
+    for scalar in path.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+            out += String(format: "\\x%02x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}
+
+func displayPath(bytes: [UInt8]) -> String {
+    var out = ""
+    var i = 0
+    while i < bytes.count {
+        // Decode the longest valid UTF-8 run; escape each invalid byte.
+        var j = i + 1
+        var best: String? = nil
+        var bestEnd = i
+        while j <= min(bytes.count, i + 4) {
+            if let s = String(validating: bytes[i..<j], as: UTF8.self) { best = s; bestEnd = j; break }
+            j += 1
+        }
+        if let best {
+            out += displayPath(best)
+            i = bestEnd
+        } else {
+            out += String(format: "\\x%02x", bytes[i])
+            i += 1
+        }
+    }
+    return out
+}

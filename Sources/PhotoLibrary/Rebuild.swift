@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct RebuildReport: Codable, Sendable {
+    public var sidecars = 0
+    public var badSidecars: [FileProblem] = []
+    public var scan = ScanReport()
+}
+
+extension Index {
+    /// Fills the index from sidecars. Present before missing, oldest first: if two sidecars
+    /// claim one path, the older keeps it and the next scan sorts out the other.
+    func load(_ sidecars: [Sidecar]) throws {
+        let ordered = sidecars.map(\.asset).sorted {
+            ($0.state == .present ? 0 : 1, $0.firstSeen, $0.id) < ($1.state == .present ? 0 : 1, $1.firstSeen, $1.id)
+        }
+        try save(ordered)
+    }
+}
+
+extension Library {
+    /// Deletes the index and recreates it from the sidecars (same ids, same metadata), then
+    /// reconciles it with the files by a scan. The sidecars are the truth; the index only a cache.
+    public func rebuild(options: Scanner.Options = Scanner.Options(), now: Date = ShoeboxClock.now(),
+                        progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> RebuildReport {
+        var report = RebuildReport()
+        // Build beside the old index and swap, so a failed rebuild leaves the old index usable.
+        let fresh = stateFolder.appendingPathComponent("index.rebuild.sqlite")
+        for suffix in ["", "-wal", "-shm"] { unlink(fresh.path + suffix) }
+        let sidecars = SidecarStore(library: self)
+        let all = sidecars.all { report.badSidecars.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
+        report.sidecars = all.count
+        do {
+            let index = try Index(library: self, path: fresh)
+            try index.load(all)
+            // Everything into the main file before it is renamed: the WAL is named after the old name.
+            try index.close()
+        }
+        for suffix in ["-wal", "-shm"] { unlink(indexURL.path + suffix) }
+        guard rename(fresh.path, indexURL.path) == 0 else {
+            throw ShoeboxError(.io, "cannot replace \(indexURL.path): \(ShoeboxError.errnoText())")
+        }
+        AtomicFile.syncDirectory(stateFolder.path)
+        let index = try Index(library: self)
+        report.scan = try Scanner(library: self, index: index, options: options, now: now).scan(progress: progress)
+        return report
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `.shoebox/journal.json`: the ids whose sidecars a batch is rewriting. Sidecars are written
+/// before the index; if the process dies between the two, the journal says which index rows
+/// to refresh from their sidecars, so the index never disagrees with the truth on disk.
+struct ScanJournal {
+    let library: Library
+    var url: URL { library.stateFolder.appendingPathComponent("journal.json") }
+
+    func begin(_ ids: [AssetID]) throws {
+        let data = try JSONEncoder().encode(ids)
+        try AtomicFile.write(data, to: url, sync: true)
+    }
+
+    func end() {
+        unlink(url.path)
+    }
+
+    /// Replays an unfinished batch: each named sidecar that exists goes into the index as it is.
+    func recover(into index: Index, sidecars: SidecarStore) throws {
+        guard let data = try? Data(contentsOf: url) else { return }
+        let ids = (try? JSONDecoder().decode([AssetID].self, from: data)) ?? []
+        var assets: [Asset] = []
+        for id in ids {
+            if let sidecar = try? sidecars.read(id) { assets.append(sidecar.asset) }
+        }
+        try index.save(assets)
+        end()
+    }
+}

@@ -1,0 +1,387 @@
+import Foundation
+import GRDB
+import Metadata
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a scan did, for the summary line and `scan --json`.
+public struct ScanReport: Codable, Sendable {
+    public var added = 0
+    public var updated = 0
+    public var moved = 0
+    /// Assets that were missing and whose content came back (same id).
+    public var returned = 0
+    /// Assets whose file vanished: now `missing`, sidecar kept.
+    public var removed = 0
+    public var unchanged = 0
+    public var duplicates = 0
+    public var failed: [FileProblem] = []
+    public var skipped: [FileProblem] = []
+    public var warnings: [FileProblem] = []
+    public var bytesRead: Int64 = 0
+    public var seconds: Double = 0
+
+    public init() {}
+}
+
+/// Progress of a scan: files handled of files to read, bytes read.
+public struct ScanProgress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var bytes: Int64
+}
+
+/// Reconciles the index with the disk. Unchanged files (same size, mtime and inode) are not
+/// opened; changed and new files are hashed and read; a new path whose content (or inode)
+/// matches a vanished or missing asset is that asset, moved, with its id; vanished files make
+/// their assets `missing`.
+public final class Scanner {
+    public struct Options: Sendable {
+        /// Refuse to mark more than this share of the library missing in one scan (a vanished mount)…
+        public var massDisappearanceShare = 0.5
+        /// …when at least this many assets would go.
+        public var massDisappearanceMinimum = 20
+        /// The user confirmed that the files are really gone.
+        public var allowMassRemoval = false
+        public var workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        /// Files per durable step: sidecars written, one file-system flush, one index transaction.
+        public var batchSize = 256
+        public init() {}
+    }
+
+    let library: Library
+    let index: Index
+    let sidecars: SidecarStore
+    let options: Options
+    let now: Date
+    /// Whole seconds, so that it reads back equal from the index and from a sidecar.
+    var firstSeen: Date { Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)) }
+
+    public init(library: Library, index: Index, options: Options = Options(), now: Date = ShoeboxClock.now()) {
+        self.library = library
+        self.index = index
+        self.sidecars = SidecarStore(library: library)
+        self.options = options
+        self.now = now
+    }
+
+    public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> ScanReport {
+        let started = Date()
+        var report = ScanReport()
+        try ScanJournal(library: library).recover(into: index, sidecars: sidecars)
+        if try index.count() == 0 {
+            // An empty index beside sidecars was deleted or lost: refill it, or every file would get a new id.
+            let found = sidecars.all { report.failed.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
+            try index.load(found)
+        }
+
+        let walked = try LibraryWalker(library: library).walk()
+        report.skipped = walked.skipped
+        report.failed = walked.problems
+
+        let records = try index.fileRecords()
+        var presentByPath: [String: Index.FileRecord] = [:]
+        var missingBySHA: [String: [Index.FileRecord]] = [:]
+        for r in records {
+            switch r.state {
+            case .present:
+                presentByPath[r.path] = r
+            case .missing:
+                missingBySHA[r.sha256, default: []].append(r)
+            case .trashed:
+                break
+            }
+        }
+
+        var onDisk = Set<String>()
+        onDisk.reserveCapacity(walked.files.count)
+        var toRead: [LibraryWalker.Entry] = []
+        for e in walked.files {
+            if FileProbe.knownOtherExtensions.contains((e.path as NSString).pathExtension.lowercased()) { continue }
+            onDisk.insert(e.path)
+            if let r = presentByPath[e.path], r.size == e.stat.size, r.mtimeNS == e.stat.mtimeNS, r.inode == e.stat.inode {
+                report.unchanged += 1
+            } else {
+                toRead.append(e)
+            }
+        }
+        var vanished: [String: Index.FileRecord] = [:]
+        for (path, r) in presentByPath where !onDisk.contains(path) { vanished[path] = r }
+
+        // A file renamed or moved while nobody watched keeps its inode, size and mtime: that is
+        // a move, found without reading a byte.
+        var vanishedByInode: [UInt64: Index.FileRecord] = [:]
+        for r in vanished.values { vanishedByInode[r.inode] = r }
+        var changes: [Asset] = []
+        var remaining: [LibraryWalker.Entry] = []
+        for e in toRead {
+            if presentByPath[e.path] == nil, let r = vanishedByInode[e.stat.inode],
+               r.size == e.stat.size, r.mtimeNS == e.stat.mtimeNS, vanished[r.path] != nil,
+               var asset = try index.asset(id: r.id) {
+                vanished[r.path] = nil
+                vanishedByInode[e.stat.inode] = nil
+                asset.path = e.path
+                asset.inode = e.stat.inode
+                refreshNameDerivedFields(&asset)
+                changes.append(asset)
+                report.moved += 1
+            } else {
+                remaining.append(e)
+            }
+        }
+        for r in vanished.values { missingBySHA[r.sha256, default: []].append(r) }
+
+        // Read what changed, in parallel, committing in durable batches.
+        let total = remaining.count
+        var done = 0
+        let probe = FileProbe(library: library, now: now)
+        var pending = changes
+        for batchStart in stride(from: 0, to: max(remaining.count, 1), by: options.batchSize) {
+            let batch = Array(remaining[batchStart..<min(remaining.count, batchStart + options.batchSize)])
+            let bytesBefore = report.bytesRead
+            let doneBefore = done
+            let outcomes = probeAll(batch, probe: probe) { batchDone, batchBytes in
+                progress?(ScanProgress(done: doneBefore + batchDone, total: total, bytes: bytesBefore + batchBytes))
+            }
+            done += batch.count
+            report.bytesRead += batch.reduce(0) { $0 + $1.stat.size }
+            for outcome in outcomes {
+                switch outcome {
+                case .ignored:
+                    continue
+                case .failed(let problem):
+                    report.failed.append(problem)
+                case .indexed(let result):
+                    if let w = result.warning { report.warnings.append(FileProblem(path: result.path, reason: w)) }
+                    pending += try reconcile(result, presentByPath: presentByPath, vanished: &vanished,
+                                             missingBySHA: &missingBySHA, report: &report)
+                }
+            }
+            try commit(pending)
+            pending.removeAll()
+        }
+
+        // What is still vanished is gone, unless so much went at once that a mount is the likelier story.
+        let presentCount = presentByPath.count
+        if !vanished.isEmpty {
+            let share = Double(vanished.count) / Double(max(presentCount, 1))
+            let mass = (vanished.count >= options.massDisappearanceMinimum && share >= options.massDisappearanceShare)
+                || (vanished.count == presentCount && presentCount >= 5 && walked.files.isEmpty)
+            if mass && !options.allowMassRemoval {
+                throw ShoeboxError(.massDisappearance, """
+                    \(vanished.count) of \(presentCount) files vanished at once from \(library.root.path) — an unmounted disk or a \
+                    network share that is down? Nothing was marked missing; if they are really gone, run `shoebox scan --allow-mass-removal`
+                    """)
+            }
+            var gone: [Asset] = []
+            for r in vanished.values {
+                guard var asset = try index.asset(id: r.id) else { continue }
+                asset.state = .missing
+                gone.append(asset)
+                report.removed += 1
+            }
+            try commit(gone)
+        }
+        if report.added + report.moved + report.returned + report.removed + report.updated > 0 {
+            try regroupDuplicates()
+            try pairLivePhotos()
+        }
+        report.duplicates = try index.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE state = 'present' AND duplicate_of IS NOT NULL") ?? 0
+        }
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Decides what a freshly read file is: the same asset changed, a moved or returning one, or new.
+    /// Returns every asset whose record changes.
+    private func reconcile(_ r: FileProbe.Result, presentByPath: [String: Index.FileRecord],
+                           vanished: inout [String: Index.FileRecord], missingBySHA: inout [String: [Index.FileRecord]],
+                           report: inout ScanReport) throws -> [Asset] {
+        var changed: [Asset] = []
+        if let old = presentByPath[r.path], var asset = try index.asset(id: old.id) {
+            let movedHere = old.sha256 != r.sha256
+                ? missingBySHA[r.sha256]?.firstIndex { vanished[$0.path]?.id == $0.id } : nil
+            if movedHere == nil {
+                // Same path: an edit in place (or only a touch) keeps the id.
+                if old.sha256 != r.sha256 { report.updated += 1 } else { report.unchanged += 1 }
+                apply(r, to: &asset)
+                return [asset]
+            }
+            // Another file was moved over this one: the mover keeps its id, this asset is gone.
+            asset.state = .missing
+            changed.append(asset)
+            report.removed += 1
+        }
+        if var candidates = missingBySHA[r.sha256], !candidates.isEmpty {
+            // Prefer the one that vanished in this scan (a move), then the most recently missing.
+            let pick = candidates.firstIndex { vanished[$0.path]?.id == $0.id } ?? 0
+            let old = candidates.remove(at: pick)
+            missingBySHA[r.sha256] = candidates
+            if var asset = try index.asset(id: old.id) {
+                if vanished[old.path]?.id == old.id {
+                    vanished[old.path] = nil
+                    report.moved += 1
+                } else {
+                    report.returned += 1
+                }
+                apply(r, to: &asset)
+                return changed + [asset]
+            }
+        }
+        var asset = Asset(id: AssetID(), path: r.path, state: .present, size: r.stat.size, mtimeNS: r.stat.mtimeNS,
+                          inode: r.stat.inode, sha256: r.sha256, kind: .photo, metadata: r.metadata,
+                          place: nil, duplicateOf: nil, livePhotoOf: nil, firstSeen: firstSeen, score: nil,
+                          isUtility: false, similarGroup: nil)
+        apply(r, to: &asset)
+        report.added += 1
+        return changed + [asset]
+    }
+
+    private func apply(_ r: FileProbe.Result, to asset: inout Asset) {
+        asset.path = r.path
+        asset.state = .present
+        asset.size = r.stat.size
+        asset.mtimeNS = r.stat.mtimeNS
+        asset.inode = r.stat.inode
+        asset.sha256 = r.sha256
+        asset.metadata = r.metadata
+        refreshNameDerivedFields(&asset)
+    }
+
+    /// Kind and place depend on the name and metadata: recompute after a move or an edit.
+    private func refreshNameDerivedFields(_ asset: inout Asset) {
+        let m = asset.metadata
+        asset.kind = AssetClassifier.kind(of: m, name: asset.name)
+        asset.place = (m.city != nil || m.country != nil) ? Place(city: m.city, country: m.country) : nil
+        asset.isUtility = asset.kind == .screenshot
+    }
+
+    /// Sidecars first (the truth), then one flush, then the index; a journal names the batch so a
+    /// crash between the two is repaired from the sidecars at the next start.
+    private func commit(_ assets: [Asset]) throws {
+        guard !assets.isEmpty else { return }
+        let journal = ScanJournal(library: library)
+        try journal.begin(assets.map(\.id))
+        for a in assets { try sidecars.write(a, sync: false) }
+        try AtomicFile.syncFileSystem(containing: library.sidecarFolder.path)
+        try index.save(assets)
+        journal.end()
+    }
+
+    /// Reads a batch of files on `options.workers` threads; results come back in input order.
+    private func probeAll(_ batch: [LibraryWalker.Entry], probe: FileProbe,
+                          onFile: @escaping @Sendable (_ done: Int, _ bytes: Int64) -> Void) -> [FileProbe.Outcome] {
+        guard !batch.isEmpty else { return [] }
+        let work = ProbeWork(count: batch.count, onFile: onFile)
+        let workers = min(options.workers, batch.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 4096)
+            defer { buffer.deallocate() }
+            while let i = work.take() {
+                work.put(i, probe.probe(batch[i].path, buffer: buffer), bytes: batch[i].stat.size)
+            }
+        }
+        return work.results.map { $0 ?? .ignored }
+    }
+
+    /// Byte-identical present files: the first seen (then first by path) is the original, every
+    /// other points to it. Recomputed after changes, so an edited or vanished original hands over.
+    private func regroupDuplicates() throws {
+        let rows = try index.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, sha256, duplicate_of FROM asset
+                WHERE state = 'present' AND (duplicate_of IS NOT NULL OR sha256 IN (
+                    SELECT sha256 FROM asset WHERE state = 'present' GROUP BY sha256 HAVING COUNT(*) > 1))
+                ORDER BY sha256, first_seen, path, id
+                """)
+        }
+        var originalOf: [String: String] = [:]
+        var changed: [Asset] = []
+        for r in rows {
+            let id: String = r[0], sha: String = r[1], current: String? = r[2]
+            let want: String?
+            if let original = originalOf[sha] { want = original } else { originalOf[sha] = id; want = nil }
+            if want != current, var asset = try index.asset(id: AssetID(trusted: id)) {
+                asset.duplicateOf = want.map(AssetID.init(trusted:))
+                changed.append(asset)
+            }
+        }
+        try commit(changed)
+    }
+
+    /// The video half of a Live Photo (a MOV with the same folder and stem as a HEIC/JPEG) belongs to the photo.
+    private func pairLivePhotos() throws {
+        let rows = try index.read { db in
+            try PairRow.fetch(db)
+        }
+        var photoByStem: [String: AssetID] = [:]
+        for r in rows where r.format == .heic || r.format == .jpeg {
+            photoByStem[r.stemKey] = r.id
+        }
+        var changed: [Asset] = []
+        for r in rows where r.format == .mov {
+            let partner = photoByStem[r.stemKey]
+            if partner != r.livePhotoOf, var asset = try index.asset(id: r.id) {
+                asset.livePhotoOf = partner
+                changed.append(asset)
+            }
+        }
+        try commit(changed)
+    }
+}
+
+/// The shared state of one parallel batch: the next file to take, and the outcomes by position.
+private final class ProbeWork: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    private var done = 0
+    private var bytes: Int64 = 0
+    private let onFile: @Sendable (Int, Int64) -> Void
+    private(set) var results: [FileProbe.Outcome?]
+
+    init(count: Int, onFile: @escaping @Sendable (Int, Int64) -> Void) {
+        self.count = count
+        self.onFile = onFile
+        results = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func put(_ i: Int, _ outcome: FileProbe.Outcome, bytes fileBytes: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        results[i] = outcome
+        done += 1
+        bytes += fileBytes
+        onFile(done, bytes)
+    }
+}
+
+struct PairRow {
+    var id: AssetID
+    var path: String
+    var format: MediaFormat
+    var livePhotoOf: AssetID?
+
+    var stemKey: String { ((path as NSString).deletingPathExtension).lowercased() }
+
+    static func fetch(_ db: Database) throws -> [PairRow] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, path, format, live_photo_of FROM asset
+            WHERE state = 'present' AND format IN ('heic', 'jpeg', 'mov')
+            """).compactMap { r in
+            guard let f = MediaFormat(rawValue: r[2]) else { return nil }
+            return PairRow(id: AssetID(trusted: r[0]), path: r[1], format: f,
+                           livePhotoOf: (r[3] as String?).map(AssetID.init(trusted:)))
+        }
+    }
+}

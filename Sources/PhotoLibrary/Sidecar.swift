@@ -1,0 +1,79 @@
+import Foundation
+
+/// `.shoebox/sidecars/<id>.json`: the durable truth about one asset (the index is only a cache).
+/// It holds enough to rebuild the index without re-reading a single photo: identity, last path,
+/// size, mtime, SHA-256, state, metadata — and, as later stages add them, scores, faces,
+/// user-given names and decisions.
+public struct Sidecar: Codable, Equatable, Sendable {
+    public static let currentSchema = 1
+    public var schema: Int
+    public var asset: Asset
+
+    public init(asset: Asset) {
+        self.schema = Sidecar.currentSchema
+        self.asset = asset
+    }
+}
+
+/// Reads and writes sidecars. Writes are atomic (temporary file + rename); a scan writes a batch
+/// without flushing each one and then flushes the file system once (`AtomicFile.syncFileSystem`).
+public struct SidecarStore: Sendable {
+    public let library: Library
+
+    public init(library: Library) { self.library = library }
+
+
+    public func write(_ asset: Asset, sync: Bool) throws {
+        let data = try ShoeboxJSON.makeEncoder(pretty: true).encode(Sidecar(asset: asset))
+        try AtomicFile.write(data, to: library.sidecarURL(for: asset.id), sync: sync)
+    }
+
+    public func read(_ id: AssetID) throws -> Sidecar {
+        try decode(Data(contentsOf: library.sidecarURL(for: id)), name: id.rawValue + ".json")
+    }
+
+    public func decode(_ data: Data, name: String) throws -> Sidecar {
+        do {
+            let sidecar = try ShoeboxJSON.makeDecoder().decode(Sidecar.self, from: data)
+            guard sidecar.schema <= Sidecar.currentSchema else {
+                throw ShoeboxError(.io, "sidecar \(name) has schema \(sidecar.schema), newer than this Shoebox (\(Sidecar.currentSchema)); upgrade Shoebox")
+            }
+            return sidecar
+        } catch let e as ShoeboxError {
+            throw e
+        } catch {
+            throw ShoeboxError(.io, "sidecar \(name) is not valid: \(SidecarStore.describe(error))")
+        }
+    }
+
+    /// Every sidecar on disk; unreadable ones are reported through `problem`, not fatal.
+    public func all(problem: (String) -> Void) -> [Sidecar] {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: library.sidecarFolder.path) else { return [] }
+        var out: [Sidecar] = []
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let url = library.sidecarFolder.appendingPathComponent(name)
+            do {
+                let sidecar = try decode(Data(contentsOf: url), name: name)
+                guard sidecar.asset.id.rawValue + ".json" == name else {
+                    problem("\(url.path): holds id \(sidecar.asset.id), not the one its name says; ignored")
+                    continue
+                }
+                out.append(sidecar)
+            } catch {
+                problem("\(url.path): \(error)")
+            }
+        }
+        return out
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let c): return c.debugDescription
+        case DecodingError.keyNotFound(let k, _): return "missing field \(k.stringValue)"
+        case DecodingError.typeMismatch(_, let c): return "wrong type at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.valueNotFound(_, let c): return "missing value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return String(describing: error)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import PhotoLibrary
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make a folder a Shoebox library (creates .shoebox/ inside it).")
+
+    @Argument(help: "The folder (default: --library, else the current one).")
+    var path: String?
+
+    @Option(name: .long, help: ArgumentHelp("The same as PATH, for `shoebox --library PATH init`.", valueName: "path"))
+    var library: String?
+
+    @Flag(help: "Print the library as JSON.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let url = URL(fileURLWithPath: path ?? library ?? ".", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            let library = try Library.initialize(at: url)
+            if json {
+                try Terminal.json(["root": library.root.path, "index": library.indexURL.path])
+            } else {
+                Terminal.out("Initialised a Shoebox library in \(library.root.path)")
+                Terminal.message("Next: shoebox --library \(library.root.path) scan")
+            }
+        }
+    }
+}
+
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring the index up to date with the folder.",
+        discussion: """
+            Unchanged files are skipped without being read; new and changed ones are hashed and \
+            their metadata read. Moved files keep their ids; vanished ones become missing and come \
+            back with their ids if their content reappears.
+            """)
+
+    @OptionGroup var options: LibraryOptions
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Also list skipped entries (links, FIFOs, …).")
+    var verbose = false
+
+    @Flag(help: "Mark files missing even when most of the library vanished at once.")
+    var allowMassRemoval = false
+
+    func run() throws {
+        try reportingErrors {
+            let library = try options.open()
+            let lock = try LibraryLock(library: library)
+            defer { withExtendedLifetime(lock) {} }
+            let index = try Index(library: library)
+            var scanOptions = Scanner.Options()
+            scanOptions.allowMassRemoval = allowMassRemoval
+            let bar = Terminal.ProgressBar(label: "Scanning")
+            let report = try Scanner(library: library, index: index, options: scanOptions)
+                .scan { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
+            bar.finish()
+            ScanOutput.print(report, json: json, verbose: verbose)
+        }
+    }
+}
+
+enum ScanOutput {
+    static func print(_ r: ScanReport, json: Bool, verbose: Bool) {
+        if json {
+            try? Terminal.json(r)
+        }
+        for p in r.failed { Terminal.problem(p) }
+        for p in r.warnings { Terminal.problem(p, label: "warning: ") }
+        if verbose { for p in r.skipped { Terminal.problem(p, label: "skipped: ") } }
+        guard !json else { return }
+        var parts = ["\(r.added) added", "\(r.updated) updated", "\(r.moved) moved"]
+        if r.returned > 0 { parts.append("\(r.returned) returned") }
+        parts += ["\(r.removed) removed", "\(r.unchanged) unchanged", "\(r.failed.count) failed"]
+        var line = "Scan: " + parts.joined(separator: ", ")
+        if r.duplicates > 0 { line += "; \(r.duplicates) duplicate\(r.duplicates == 1 ? "" : "s") of other files" }
+        if !r.skipped.isEmpty && !verbose { line += "; \(r.skipped.count) skipped (--verbose lists them)" }
+        line += String(format: " (%.2f s, %@ read)", r.seconds, formatBytes(r.bytesRead))
+        Terminal.out(line)
+    }
+}
+
+struct Rebuild: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Recreate the index from the sidecars and the files (same ids).")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let library = try options.open()
+            let lock = try LibraryLock(library: library)
+            defer { withExtendedLifetime(lock) {} }
+            let bar = Terminal.ProgressBar(label: "Rebuilding")
+            let report = try library.rebuild { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
+            bar.finish()
+            for p in report.badSidecars { Terminal.problem(p) }
+            if json {
+                try Terminal.json(report)
+            } else {
+                Terminal.out("Rebuilt the index from \(report.sidecars) sidecars.")
+                ScanOutput.print(report.scan, json: false, verbose: false)
+            }
+        }
+    }
+}
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the library: index against disk, sidecars, permissions, inotify limits, disk space.")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Flag(help: "Print the checks as JSON.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let library = try options.open()
+            let report = try library.doctor()
+            if json {
+                try Terminal.json(report)
+            } else {
+                for c in report.checks {
+                    let mark = c.status == .ok ? "ok" : (c.status == .warning ? "warning" : "PROBLEM")
+                    Terminal.out("\(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(c.name): \(c.detail)")
+                    if let fix = c.fix, c.status != .ok { Terminal.out("         fix: \(fix)") }
+                }
+            }
+            if !report.healthy { throw ExitCode(1) }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import PhotoLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct Shoebox: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shoebox",
+        abstract: "A photo library manager whose library is a plain folder.",
+        discussion: """
+            The library is --library PATH, else $SHOEBOX_LIBRARY, else the nearest enclosing folder \
+            that has .shoebox/. $SHOEBOX_NOW (ISO 8601) replaces the clock, for tests.
+            """,
+        version: "0.1.0",
+        subcommands: [Init.self, Scan.self, List.self, Show.self, Rebuild.self, Doctor.self]
+    )
+
+    /// `shoebox --library PATH COMMAND …` is the documented spelling; ArgumentParser wants a
+    /// command's options after its name, so global options given first are moved there.
+    static func main() {
+        main(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    static func movingGlobalOptions(_ args: [String]) -> [String] {
+        var globals: [String] = []
+        var rest = args[...]
+        while let first = rest.first {
+            if first == "--library", rest.count >= 2 {
+                globals += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else if first.hasPrefix("--library=") {
+                globals.append(first)
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        guard !globals.isEmpty, let command = rest.first else { return args }
+        // Nested commands (`trash list`, `album create`) keep their own words together.
+        var words = [command]
+        rest = rest.dropFirst()
+        while let w = rest.first, !w.hasPrefix("-"), Self.nestedCommandWords.contains(words.joined(separator: " ")) {
+            words.append(w)
+            rest = rest.dropFirst()
+        }
+        return words + globals + rest
+    }
+
+    /// Commands whose next word is a subcommand name.
+    static let nestedCommandWords: Set<String> = ["trash", "album", "curate", "compose", "people", "cache", "memories",
+                                                  "tidy", "tracker"]
+}
+
+/// `--library` and `--json`, accepted by every command that works on a library.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The library folder.", valueName: "path"))
+    var library: String?
+
+    func open() throws -> Library {
+        try Library.locate(explicit: library)
+    }
+}
+
+/// Runs a command body, turning errors into one line on stderr and exit 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let e as ShoeboxError {
+        Terminal.error(e.description)
+        throw ExitCode(1)
+    } catch let e as ExitCode {
+        throw e
+    } catch let e as ValidationError {
+        throw e
+    } catch {
+        Terminal.error(String(describing: error))
+        throw ExitCode(1)
+    }
+}

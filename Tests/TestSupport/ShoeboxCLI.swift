@@ -1,0 +1,60 @@
+import Foundation
+
+/// Runs the built `shoebox` binary the way a user or a script does.
+public struct ShoeboxCLI: Sendable {
+    public let library: URL
+    public var environment: [String: String] = [:]
+
+    public init(library: URL) { self.library = library }
+
+    /// `$SHOEBOX_BIN`, else the `shoebox` built beside the running test bundle.
+    public static var binary: String {
+        if let p = ProcessInfo.processInfo.environment["SHOEBOX_BIN"] { return p }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("shoebox")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            dir = dir.deletingLastPathComponent()
+        }
+        return TestRoll.repositoryRoot.appendingPathComponent(".build/debug/shoebox").path
+    }
+
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status; self.stdout = stdout; self.stderr = stderr
+        }
+        public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    /// `shoebox --library <library> <args…>`.
+    @discardableResult
+    public func run(_ args: [String], extraEnvironment: [String: String] = [:]) throws -> Result {
+        var env = ProcessInfo.processInfo.environment
+        env["SHOEBOX_LIBRARY"] = nil
+        for (k, v) in environment { env[k] = v }
+        for (k, v) in extraEnvironment { env[k] = v }
+        let r = try TestRoll.run(ShoeboxCLI.binary, [args[0], "--library", library.path] + args.dropFirst(),
+                                 environment: env, allowFailure: true)
+        return Result(status: r.status, stdout: r.stdout, stderr: r.stderr)
+    }
+
+    /// Runs a command that must succeed and prints JSON; returns the decoded JSON.
+    public func json(_ args: [String]) throws -> Any {
+        let r = try run(args + ["--json"])
+        guard r.status == 0 else {
+            throw NSError(domain: "shoebox", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: "shoebox \(args) failed: \(r.stderr)"])
+        }
+        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// `list --json` (plus filters) as dictionaries keyed by path.
+    public func assetsByPath(_ filters: [String] = []) throws -> [String: [String: Any]] {
+        let list = try json(["list"] + filters) as? [[String: Any]] ?? []
+        var out: [String: [String: Any]] = [:]
+        for a in list { out[a["path"] as! String] = a }
+        return out
+    }
+}

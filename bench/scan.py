@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Cold and warm `shoebox scan` of a camera-size roll, beside exiftool and the SHA-256 ceiling.
+
+    bench/scan.py [--files N] [--long-side PX] [--runs R] [--json OUT]
+
+Makes (once, cached in bench/out/rolls/) a roll of N camera-size files with
+../shared/tools/make-camera-roll --upscale, then measures in the same run:
+  - the SHA-256 ceiling: `openssl speed -evp sha256` on one core and on two (-multi 2);
+  - exiftool -json -n -r over the roll (headers only), the tool a user would otherwise run;
+  - shoebox scan on a fresh index (cold: metadata + full SHA-256 + index + sidecars);
+  - shoebox scan again with nothing changed (warm: process start included);
+  - peak RSS of each (GNU time).
+The page cache is warm for every tool (exiftool runs first, once untimed), so the
+comparison is of work done, not of the disk.
+"""
+import argparse, json, os, re, shutil, statistics, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+OUT = os.path.join(HERE, "out")
+MAKE_ROLL = os.environ.get("SHOEBOX_MAKE_CAMERA_ROLL", os.path.join(ROOT, "..", "shared", "tools", "make-camera-roll"))
+
+
+def shoebox_bin():
+    b = os.environ.get("SHOEBOX_BIN") or os.path.join(ROOT, ".build", "release", "shoebox")
+    if not os.path.exists(b):
+        sys.exit(f"bench: {b} is missing; run `swift build -c release` first")
+    return b
+
+
+def timed(cmd, env=None):
+    """(seconds, peak RSS in MiB, stdout) of one run, via GNU time."""
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True, env=env)
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed: {p.stderr[-2000:]}")
+    rss_kib = int(p.stderr.strip().splitlines()[-1])
+    return dt, rss_kib / 1024, p.stdout
+
+
+def sha256_ceiling():
+    """Bytes/s of SHA-256 on 16 KiB blocks: one core, and all cores together."""
+    def speed(extra):
+        p = subprocess.run(["openssl", "speed", "-evp", "sha256", "-bytes", "16384", "-seconds", "3", *extra],
+                           capture_output=True, text=True)
+        line = [l for l in p.stdout.splitlines() if l.startswith("sha256")][-1]
+        return float(re.findall(r"([\d.]+)k", line)[-1]) * 1000
+    return speed([]), speed(["-multi", str(os.cpu_count() or 2)])
+
+
+def make_roll(files, long_side):
+    path = os.path.join(OUT, "rolls", f"camera-{files}-{long_side}")
+    if not os.path.exists(path + ".manifest.json"):
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        print(f"bench: making a {files}-file roll at {long_side} px (once; cached in {path})", file=sys.stderr)
+        subprocess.run([MAKE_ROLL, path, "--count", str(files), "--long-side", str(long_side), "--upscale",
+                        "--seed", "3"], check=True)
+    return path
+
+
+def media_files(root):
+    out = []
+    for d, dirs, names in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        out += [os.path.join(d, n) for n in names if not n.startswith(".")]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--files", type=int, default=1000)
+    ap.add_argument("--long-side", type=int, default=4032)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    sb = shoebox_bin()
+    roll = make_roll(a.files, a.long_side)
+    files = media_files(roll)
+    total = sum(os.path.getsize(f) for f in files)
+    one_core, all_cores = sha256_ceiling()
+
+    # exiftool: one untimed run warms the page cache for everybody.
+    subprocess.run(["exiftool", "-json", "-n", "-r", "-q", roll], capture_output=True)
+    ex = [timed(["exiftool", "-json", "-n", "-r", "-q", roll])[:2] for _ in range(a.runs)]
+    ex_s = statistics.median(t for t, _ in ex)
+
+    env = dict(os.environ, SHOEBOX_LIBRARY="")
+    cold = []
+    for _ in range(a.runs):
+        shutil.rmtree(os.path.join(roll, ".shoebox"), ignore_errors=True)
+        subprocess.run([sb, "init", roll], check=True, capture_output=True)
+        t, rss, out = timed([sb, "scan", "--library", roll, "--json"], env)
+        report = json.loads(out)
+        if report["added"] != len(files) - len([f for f in files if f.endswith(".md")]):
+            print(f"bench: warning: scan added {report['added']} of {len(files)} files", file=sys.stderr)
+        cold.append((t, rss))
+    cold_s = statistics.median(t for t, _ in cold)
+    cold_rss = max(r for _, r in cold)
+    warm = [timed([sb, "scan", "--library", roll, "--json"], env)[:2] for _ in range(max(5, a.runs))]
+    warm_s = statistics.median(t for t, _ in warm)
+    warm_rss = max(r for _, r in warm)
+
+    r = {
+        "files": len(files), "bytes": total, "mb_per_file": total / len(files) / 1e6,
+        "sha256_one_core_mb_s": one_core / 1e6, "sha256_all_cores_mb_s": all_cores / 1e6,
+        "exiftool_s": ex_s, "exiftool_files_s": len(files) / ex_s, "exiftool_rss_mib": max(x for _, x in ex),
+        "cold_s": cold_s, "cold_files_s": len(files) / cold_s, "cold_mb_s": total / cold_s / 1e6,
+        "cold_rss_mib": cold_rss, "warm_s": warm_s, "warm_rss_mib": warm_rss,
+    }
+    r["cold_vs_exiftool"] = r["cold_files_s"] / r["exiftool_files_s"]
+    r["cold_vs_sha_ceiling"] = r["cold_mb_s"] / r["sha256_all_cores_mb_s"]
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(r, f, indent=1)
+    print(f"| scan, cold ({r['files']} files, {r['mb_per_file']:.1f} MB each) | {r['cold_files_s']:.0f} files/s, "
+          f"{r['cold_mb_s']:.0f} MB/s, {r['cold_s']:.2f} s, peak RSS {r['cold_rss_mib']:.0f} MiB "
+          f"| exiftool -json -n -r: {r['exiftool_files_s']:.0f} files/s ({r['exiftool_s']:.2f} s) "
+          f"| **{r['cold_vs_exiftool']:.1f}×** exiftool |")
+    print(f"| scan, cold: hashing throughput | {r['cold_mb_s']:.0f} MB/s | SHA-256 ceiling (openssl, "
+          f"{os.cpu_count()} cores): {r['sha256_all_cores_mb_s']:.0f} MB/s (1 core: {r['sha256_one_core_mb_s']:.0f}) "
+          f"| **{100 * r['cold_vs_sha_ceiling']:.0f} %** of ceiling |")
+    print(f"| scan, warm (nothing changed, process start included) | {r['warm_s'] * 1000:.0f} ms, peak RSS "
+          f"{r['warm_rss_mib']:.0f} MiB | — | goal < 200 ms |")
+
+
+if __name__ == "__main__":
+    main()
