@@ -1,8 +1,15 @@
 import CHeif
 
 /// HEIC/HEIF through libheif, reading through a `heif_reader` whose callbacks pread from the
-/// ByteSource: libheif parses the boxes it needs (ftyp, meta, iloc …) and seeks over mdat, so
-/// only headers and the metadata items are read, never the coded image.
+/// ByteSource, so the file is never loaded as a whole.
+///
+/// One libheif quirk shapes this: while reading the context, libheif 1.15 fetches the data of
+/// *every* item (the coded image and thumbnail too) to offer it as "metadata". So the first pass
+/// reads mdat "probing": reads that fall inside an mdat payload are not performed but filled with a
+/// pattern that encodes each byte's file offset. The Exif/XMP blocks libheif then hands back tell,
+/// through that pattern, where they lie, and only those bytes are read for real. Anything the
+/// pattern cannot explain (an item in several extents, data in idat) falls back to a second,
+/// ordinary pass with real reads.
 enum HEIFReader {
     /// libheif's init is reference counted and process wide; Shoebox takes one reference for the
     /// life of the process (never `heif_deinit`, so other modules may init/deinit freely).
@@ -14,7 +21,7 @@ enum HEIFReader {
     static func read(_ source: ByteSource) throws -> (metadata: MediaMetadata, exif: EXIFFields?, xmp: XMPFields?) {
         _ = initialized
         // Our own top-level walk first: it tells a truncated file from a corrupt one, which
-        // libheif's messages do not.
+        // libheif's messages do not, and where the mdat payloads are.
         let top = ISOBMFF.topLevel(source)
         guard top.boxes.contains(where: { $0.type == fourCC("meta") }) else {
             if top.pastEOF != nil || top.shortHeader {
@@ -22,7 +29,15 @@ enum HEIFReader {
             }
             throw MetadataError(.corrupt, "corrupt HEIC: no image description ('meta' box)")
         }
-        let context = try HEIFContext(source)
+        let mdat = top.boxes.filter { $0.type == fourCC("mdat") }.map { $0.payloadStart..<$0.end }
+        if !mdat.isEmpty, let probed = try? read(source, probing: mdat) { return probed }
+        return try read(source, probing: [])
+    }
+
+    /// Throws `Unresolved` when a probed metadata block cannot be located.
+    private static func read(_ source: ByteSource, probing: [Range<Int64>]) throws
+        -> (metadata: MediaMetadata, exif: EXIFFields?, xmp: XMPFields?) {
+        let context = try HEIFContext(source, probing: probing)
         let handle = try context.primaryImage()
         // libheif reports the displayed size: irot/imir/clap are applied when it decodes, and the
         // EXIF orientation tag does not govern HEIF (ISO/IEC 23008-12), so orientation stays 1.
@@ -35,13 +50,13 @@ enum HEIFReader {
         let m = MediaMetadata(format: .heic, pixelWidth: width, pixelHeight: height, orientation: 1)
 
         var exif: EXIFFields?
-        if let block = handle.metadata(type: "Exif", contentType: nil, limit: EXIF.maximumSize), block.count > 4,
+        if let block = try handle.metadata(type: "Exif", contentType: nil, limit: EXIF.maximumSize), block.count > 4,
            let skip = block.be32(0), Int(skip) <= block.count - 4 {
             // An Exif item starts with the offset of the TIFF header after these 4 bytes (ISO/IEC 23008-12 A.2.1).
             exif = EXIF.parse(EXIF.header + block[(4 + Int(skip))...])
         }
         var xmp: XMPFields?
-        if let packet = handle.metadata(type: "mime", contentType: "application/rdf+xml", limit: XMP.maximumSize) {
+        if let packet = try handle.metadata(type: "mime", contentType: "application/rdf+xml", limit: XMP.maximumSize) {
             xmp = XMP.properties(packet).map(XMP.fields)
         }
         return (m, exif, xmp)
@@ -50,21 +65,73 @@ enum HEIFReader {
 
 /// Owns a heif_context and the reader it reads through; frees both in deinit.
 final class HEIFContext {
+    struct Unresolved: Error {}
+
     /// The reader's state, handed to libheif's C callbacks as userdata.
     final class Stream {
         let source: ByteSource
+        let window: WindowedReader
+        /// mdat payloads whose reads are answered with the offset pattern instead of the file.
+        let probing: [Range<Int64>]
         var position: Int64 = 0
-        init(_ source: ByteSource) { self.source = source }
+
+        init(_ source: ByteSource, probing: [Range<Int64>]) {
+            self.source = source
+            self.window = WindowedReader(source)
+            self.probing = probing
+        }
+
+        func read(into data: UnsafeMutableRawPointer, size: Int) -> Bool {
+            guard position >= 0, size >= 0, Int64(size) <= source.count - position else { return false }
+            let end = position + Int64(size)
+            if probing.contains(where: { $0.contains(position) && end <= $0.upperBound }) {
+                let bytes = data.assumingMemoryBound(to: UInt8.self)
+                for i in 0..<size { bytes[i] = HEIFContext.pattern(position + Int64(i)) }
+            } else if size <= 16 << 10 {
+                // libheif parses boxes with many 1–4 byte reads: serve them from a window.
+                guard let chunk = try? window.read(at: position, length: size), chunk.count == size else { return false }
+                chunk.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: size) }
+            } else {
+                var done = 0
+                while done < size {
+                    let n = min(size - done, 1 << 20)
+                    guard let chunk = try? source.read(at: position + Int64(done), length: n), chunk.count == n else { return false }
+                    chunk.withUnsafeBytes { (data + done).copyMemory(from: $0.baseAddress!, byteCount: n) }
+                    done += n
+                }
+            }
+            position = end
+            return true
+        }
+    }
+
+    /// The probe byte for a file offset: byte (o mod 8) of the little-endian value o rounded down to 8,
+    /// so any 8 bytes that start at a multiple of 8 spell their own offset.
+    static func pattern(_ o: Int64) -> UInt8 {
+        UInt8(truncatingIfNeeded: UInt64(o & ~7) >> (8 * UInt64(o & 7)))
+    }
+
+    /// Where a block of probe bytes was taken from, if it is one contiguous run of the file.
+    static func locate(_ block: [UInt8]) -> Int64? {
+        guard block.count >= 16 else { return nil }
+        for a in 0..<8 {
+            var v: UInt64 = 0
+            for k in (0..<8).reversed() { v = v << 8 | UInt64(block[a + k]) }
+            guard v <= UInt64(Int64.max), Int64(v) >= Int64(a) else { continue }
+            let start = Int64(v) - Int64(a)
+            if block.indices.allSatisfy({ block[$0] == pattern(start + Int64($0)) }) { return start }
+        }
+        return nil
     }
 
     let pointer: OpaquePointer
-    private let stream: Stream
+    let stream: Stream
     private let reader: UnsafeMutablePointer<heif_reader>
 
-    init(_ source: ByteSource) throws {
+    init(_ source: ByteSource, probing: [Range<Int64>] = []) throws {
         guard let ctx = heif_context_alloc() else { throw MetadataError(.io, "libheif could not allocate a context") }
         pointer = ctx
-        stream = Stream(source)
+        stream = Stream(source, probing: probing)
         reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
         reader.initialize(to: heif_reader())
         reader.pointee.reader_api_version = 1
@@ -72,17 +139,8 @@ final class HEIFContext {
             Unmanaged<Stream>.fromOpaque(ud!).takeUnretainedValue().position
         }
         reader.pointee.read = { data, size, ud in
-            let s = Unmanaged<Stream>.fromOpaque(ud!).takeUnretainedValue()
-            guard let data, size <= Int.max, s.position >= 0 else { return -1 }
-            var done = 0
-            while done < size {
-                let n = min(size - done, 1 << 20)
-                guard let chunk = try? s.source.read(at: s.position, length: n), chunk.count == n else { return -1 }
-                chunk.withUnsafeBytes { (data + done).copyMemory(from: $0.baseAddress!, byteCount: n) }
-                done += n
-                s.position += Int64(n)
-            }
-            return 0
+            guard let data, size <= Int.max else { return -1 }
+            return Unmanaged<Stream>.fromOpaque(ud!).takeUnretainedValue().read(into: data, size: size) ? 0 : -1
         }
         reader.pointee.seek = { position, ud in
             let s = Unmanaged<Stream>.fromOpaque(ud!).takeUnretainedValue()
@@ -135,7 +193,8 @@ final class HEIFImageHandle {
     deinit { heif_image_handle_release(pointer) }
 
     /// The first metadata item of `type` (and content type, for "mime" items) no larger than `limit`.
-    func metadata(type: String, contentType: String?, limit: Int) -> [UInt8]? {
+    /// Throws `HEIFContext.Unresolved` when a probed block cannot be located in the file.
+    func metadata(type: String, contentType: String?, limit: Int) throws -> [UInt8]? {
         let n = Int(heif_image_handle_get_number_of_metadata_blocks(pointer, type))
         guard n > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: min(n, 64))
@@ -149,7 +208,12 @@ final class HEIFImageHandle {
             guard size > 0, size <= limit else { continue }
             var out = [UInt8](repeating: 0, count: size)
             let err = out.withUnsafeMutableBytes { heif_image_handle_get_metadata(pointer, id, $0.baseAddress) }
-            if err.code == heif_error_Ok { return out }
+            guard err.code == heif_error_Ok else { continue }
+            guard !context.stream.probing.isEmpty else { return out }
+            guard let start = HEIFContext.locate(out) else { throw HEIFContext.Unresolved() }
+            let real = try context.stream.source.read(at: start, length: size)
+            guard real.count == size else { throw HEIFContext.Unresolved() }
+            return real
         }
         return nil
     }

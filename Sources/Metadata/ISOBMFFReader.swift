@@ -271,9 +271,12 @@ enum ISOBMFF {
         return nil
     }
 
-    /// QuickTime user data: ©xyz (ISO 6709 location), ©mak, ©mod, ©swr as international text.
+    /// QuickTime user data: ©xyz (ISO 6709 location), ©mak, ©mod, ©swr as international text,
+    /// and a keyed `meta` as in moov.
     private static func userData(_ r: WindowedReader, _ udta: Box, into v: inout Video) {
         for b in children(r, from: udta.payloadStart, to: udta.end) {
+            // ffmpeg writes Apple's keyed metadata under udta rather than directly in moov.
+            if b.type == fourCC("meta") { quickTimeMetadata(r, b, into: &v); continue }
             guard b.type >> 24 == 0xA9, let p = payload(r, b), p.count > 4, let len = p.be16(0) else { continue }
             let text = String(decoding: p[4..<min(p.count, 4 + len)], as: UTF8.self)
             switch b.type & 0x00FF_FFFF {

@@ -74,7 +74,7 @@ enum XMP {
     /// (too big, a DTD — XMP never has one, so entity tricks are refused outright — too deep, not XML).
     static func properties(_ packet: [UInt8]) -> XMPProperties? {
         guard !packet.isEmpty, packet.count <= maximumSize else { return nil }
-        var bytes = packet
+        var bytes = utf8(packet)
         while let last = bytes.last, last == 0 || last == 0x20 || last == 0x0A { bytes.removeLast() }
         if contains(bytes, "<!DOCTYPE") || contains(bytes, "<!ENTITY") { return nil }
         guard let root = TreeBuilder.parse(Data(bytes)) else { return nil }
@@ -93,7 +93,8 @@ enum XMP {
         for v in p(ns.iptcExt, "PersonInImage")?.items ?? [] {
             if let n = v.text?.trimmingCharacters(in: .whitespaces), !n.isEmpty { f.persons.append(n) }
         }
-        f.faces = mwgFaces(p(ns.mwgRegions, "RegionInfo")) + microsoftFaces(p(ns.microsoftPhoto, "RegionInfo"))
+        // The MWG property is mwg-rs:Regions (its type is RegionInfo, which some writers use as the name).
+        f.faces = mwgFaces(p(ns.mwgRegions, "Regions") ?? p(ns.mwgRegions, "RegionInfo")) + microsoftFaces(p(ns.microsoftPhoto, "RegionInfo"))
         for face in f.faces { if let n = face.name { f.persons.append(n) } }
         f.persons = deduplicated(f.persons)
 
@@ -208,6 +209,33 @@ enum XMP {
         guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil }) else { return nil }
         let v = parts.enumerated().reduce(0.0) { $0 + $1.element! / [1, 60, 3600][$1.offset] }
         return sign * v
+    }
+
+    /// The packet as valid UTF-8 without an XML declaration. Foundation's XMLParser on Linux traps
+    /// (force-unwraps) when libxml2, recovering from an error, hands it a name that is not valid
+    /// UTF-8, so invalid sequences are replaced before parsing, and a declaration that could make
+    /// libxml2 transcode from another encoding is dropped (XMP is UTF-8 in JPEG and PNG).
+    static func utf8(_ packet: [UInt8]) -> [UInt8] {
+        var text: String
+        if packet.starts(with: [0xFE, 0xFF]) || packet.starts(with: [0xFF, 0xFE]) {
+            let (hi, lo) = packet[0] == 0xFE ? (0, 1) : (1, 0)
+            var units: [UInt16] = []
+            units.reserveCapacity(packet.count / 2)
+            for i in stride(from: 2, to: packet.count - 1, by: 2) {
+                let high = UInt16(packet[i + hi]), low = UInt16(packet[i + lo])
+                units.append(high << 8 | low)
+            }
+            text = String(decoding: units, as: UTF16.self)
+        } else {
+            text = String(decoding: packet, as: UTF8.self)
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let trimmed = text.drop { $0.isWhitespace }
+        if trimmed.hasPrefix("<?xml "), let end = trimmed.range(of: "?>") {
+            text = String(trimmed[end.upperBound...])
+        }
+        // Control characters other than tab/newline are not XML; libxml2 would stop at them anyway.
+        return Array(text.utf8).map { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D ? 0x20 : $0 }
     }
 
     static func deduplicated(_ names: [String]) -> [String] {

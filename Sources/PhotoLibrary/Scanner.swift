@@ -132,35 +132,34 @@ public final class Scanner {
         }
         for r in vanished.values { missingBySHA[r.sha256, default: []].append(r) }
 
-        // Read what changed, in parallel, committing in durable batches.
-        let total = remaining.count
-        var done = 0
+        // Read what changed on worker threads while this thread reconciles, in file order, and
+        // commits in durable batches: the hashing never waits for the index.
         let probe = FileProbe(library: library, now: now)
-        var pending = changes
-        for batchStart in stride(from: 0, to: max(remaining.count, 1), by: options.batchSize) {
-            let batch = Array(remaining[batchStart..<min(remaining.count, batchStart + options.batchSize)])
-            let bytesBefore = report.bytesRead
-            let doneBefore = done
-            let outcomes = probeAll(batch, probe: probe) { batchDone, batchBytes in
-                progress?(ScanProgress(done: doneBefore + batchDone, total: total, bytes: bytesBefore + batchBytes))
-            }
-            done += batch.count
-            report.bytesRead += batch.reduce(0) { $0 + $1.stat.size }
-            for outcome in outcomes {
-                switch outcome {
-                case .ignored:
-                    continue
-                case .failed(let problem):
-                    report.failed.append(problem)
-                case .indexed(let result):
-                    if let w = result.warning { report.warnings.append(FileProblem(path: result.path, reason: w)) }
-                    pending += try reconcile(result, presentByPath: presentByPath, vanished: &vanished,
-                                             missingBySHA: &missingBySHA, report: &report)
-                }
-            }
-            try commit(pending)
-            pending.removeAll()
+        let total = remaining.count
+        let pipeline = ProbePipeline(files: remaining, workers: options.workers, window: options.batchSize * 2) { done, bytes in
+            progress?(ScanProgress(done: done, total: total, bytes: bytes))
         }
+        pipeline.start(probe)
+        defer { pipeline.stop() }
+        var pending = changes
+        while let outcome = pipeline.next() {
+            switch outcome {
+            case .ignored:
+                break
+            case .failed(let problem):
+                report.failed.append(problem)
+            case .indexed(let result):
+                report.bytesRead += result.stat.size
+                if let w = result.warning { report.warnings.append(FileProblem(path: result.path, reason: w)) }
+                pending += try reconcile(result, presentByPath: presentByPath, vanished: &vanished,
+                                         missingBySHA: &missingBySHA, report: &report)
+            }
+            if pending.count >= options.batchSize {
+                try commit(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        try commit(pending)
 
         // What is still vanished is gone, unless so much went at once that a mount is the likelier story.
         let presentCount = presentByPath.count
@@ -190,6 +189,9 @@ public final class Scanner {
         report.duplicates = try index.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE state = 'present' AND duplicate_of IS NOT NULL") ?? 0
         }
+        report.failed.sort { $0.path < $1.path }
+        report.skipped.sort { $0.path < $1.path }
+        report.warnings.sort { $0.path < $1.path }
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
@@ -270,22 +272,6 @@ public final class Scanner {
         journal.end()
     }
 
-    /// Reads a batch of files on `options.workers` threads; results come back in input order.
-    private func probeAll(_ batch: [LibraryWalker.Entry], probe: FileProbe,
-                          onFile: @escaping @Sendable (_ done: Int, _ bytes: Int64) -> Void) -> [FileProbe.Outcome] {
-        guard !batch.isEmpty else { return [] }
-        let work = ProbeWork(count: batch.count, onFile: onFile)
-        let workers = min(options.workers, batch.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 4096)
-            defer { buffer.deallocate() }
-            while let i = work.take() {
-                work.put(i, probe.probe(batch[i].path, buffer: buffer), bytes: batch[i].stat.size)
-            }
-        }
-        return work.results.map { $0 ?? .ignored }
-    }
-
     /// Byte-identical present files: the first seen (then first by path) is the original, every
     /// other points to it. Recomputed after changes, so an edited or vanished original hands over.
     private func regroupDuplicates() throws {
@@ -332,37 +318,83 @@ public final class Scanner {
     }
 }
 
-/// The shared state of one parallel batch: the next file to take, and the outcomes by position.
-private final class ProbeWork: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private let count: Int
+/// Files read by worker threads, handed to one consumer in input order. Workers run at most
+/// `window` files ahead of the consumer, so memory stays flat however many files change.
+private final class ProbePipeline: @unchecked Sendable {
+    private let files: [LibraryWalker.Entry]
+    private let workers: Int
+    private let window: Int
+    private let onFile: @Sendable (Int, Int64) -> Void
+    private let condition = NSCondition()
+    private var results: [Int: FileProbe.Outcome] = [:]
+    private var taken = 0
+    private var consumed = 0
     private var done = 0
     private var bytes: Int64 = 0
-    private let onFile: @Sendable (Int, Int64) -> Void
-    private(set) var results: [FileProbe.Outcome?]
+    private var stopped = false
 
-    init(count: Int, onFile: @escaping @Sendable (Int, Int64) -> Void) {
-        self.count = count
+    init(files: [LibraryWalker.Entry], workers: Int, window: Int, onFile: @escaping @Sendable (Int, Int64) -> Void) {
+        self.files = files
+        self.workers = max(1, min(workers, files.count))
+        self.window = max(window, workers)
         self.onFile = onFile
-        results = Array(repeating: nil, count: count)
     }
 
-    func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
+    deinit { stop() }
+
+    func start(_ probe: FileProbe) {
+        guard !files.isEmpty else { return }
+        for _ in 0..<workers {
+            let thread = Thread { [self] in
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 4096)
+                defer { buffer.deallocate() }
+                while let i = take() {
+                    let outcome = probe.probe(files[i].path, buffer: buffer)
+                    put(i, outcome, size: files[i].stat.size)
+                }
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
     }
 
-    func put(_ i: Int, _ outcome: FileProbe.Outcome, bytes fileBytes: Int64) {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Stops the workers after their current file (the consumer failed and gives up).
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func take() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped && taken < files.count && taken >= consumed + window { condition.wait() }
+        guard !stopped, taken < files.count else { return nil }
+        taken += 1
+        return taken - 1
+    }
+
+    private func put(_ i: Int, _ outcome: FileProbe.Outcome, size: Int64) {
+        condition.lock()
         results[i] = outcome
         done += 1
-        bytes += fileBytes
+        bytes += size
         onFile(done, bytes)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next outcome in input order; nil at the end.
+    func next() -> FileProbe.Outcome? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard consumed < files.count else { return nil }
+        while results[consumed] == nil { condition.wait() }
+        let outcome = results.removeValue(forKey: consumed)
+        consumed += 1
+        condition.broadcast()
+        return outcome
     }
 }
 

@@ -21,7 +21,18 @@ struct Shoebox: ParsableCommand {
     /// `shoebox --library PATH COMMAND …` is the documented spelling; ArgumentParser wants a
     /// command's options after its name, so global options given first are moved there.
     static func main() {
-        main(Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            // SPEC: bad usage exits 2 (ArgumentParser's own convention is EX_USAGE, 64).
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
     }
 
     static func movingGlobalOptions(_ args: [String]) -> [String] {

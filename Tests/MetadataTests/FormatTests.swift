@@ -39,7 +39,7 @@ struct FormatTests {
            <photoshop:Country>Portugal</photoshop:Country>
            <exif:DateTimeOriginal>2023-05-14T12:34:56.25+01:00</exif:DateTimeOriginal>
            <Iptc4xmpExt:PersonInImage><rdf:Bag><rdf:li>Ana</rdf:li><rdf:li>Tom</rdf:li></rdf:Bag></Iptc4xmpExt:PersonInImage>
-           <mwg-rs:RegionInfo rdf:parseType="Resource">
+           <mwg-rs:Regions rdf:parseType="Resource">
             <mwg-rs:AppliedToDimensions stDim:w="1000" stDim:h="500" stDim:unit="pixel"/>
             <mwg-rs:RegionList><rdf:Bag>
              <rdf:li><rdf:Description mwg-rs:Name="Tom" mwg-rs:Type="Face">
@@ -53,7 +53,7 @@ struct FormatTests {
              <rdf:li mwg-rs:Name="Focus" mwg-rs:Type="Focus">
                <mwg-rs:Area stArea:x="0.5" stArea:y="0.5" stArea:w="0.1" stArea:h="0.1"/></rdf:li>
             </rdf:Bag></mwg-rs:RegionList>
-           </mwg-rs:RegionInfo>
+           </mwg-rs:Regions>
            <MP:RegionInfo rdf:parseType="Resource"><MPRI:Regions><rdf:Bag><rdf:li MPReg:PersonDisplayName="Ana"
               MPReg:Rectangle="0.1, 0.2, 0.3, 0.4"/></rdf:Bag></MPRI:Regions></MP:RegionInfo>
         """
@@ -112,7 +112,8 @@ struct FormatTests {
 
     @Test("PNG eXIf and iTXt XMP")
     func pngMetadata() throws {
-        let tiff = Craft.tiff(ifd0: [(0x010F, 2, 6, Craft.be32(0x1A)), (0x0112, 3, 1, Craft.be16(6))], tail: Array("Canon\0".utf8))
+        // Header (8) + entry count (2) + 2 entries (24) + next-IFD offset (4): the string sits at 38.
+        let tiff = Craft.tiff(ifd0: [(0x010F, 2, 6, Craft.be32(38)), (0x0112, 3, 1, Craft.be16(6))], tail: Array("Canon\0".utf8))
         let xml = Craft.xmp(">\n<Iptc4xmpExt:PersonInImage><rdf:Bag><rdf:li>Ana</rdf:li></rdf:Bag></Iptc4xmpExt:PersonInImage>")
         let base = try bytes(sampleFile("png"))
         let png = Craft.png(base, inserting: [("eXIf", tiff), Craft.pngXMP(xml)])
