@@ -30,9 +30,21 @@ enum HEIFReader {
             throw MetadataError(.corrupt, "corrupt HEIC: no image description ('meta' box)")
         }
         let mdat = top.boxes.filter { $0.type == fourCC("mdat") }.map { $0.payloadStart..<$0.end }
-        if !mdat.isEmpty, let probed = try? read(source, probing: mdat) { return probed }
+        if !mdat.isEmpty {
+            do { return try read(source, probing: mdat) } catch let e as MetadataError where e.code == .tooLarge {
+                throw e
+            } catch {
+                // Fall through to real reads: libheif may have needed probed bytes (unusual layout).
+            }
+        }
+        // Real reads make libheif hold every item in memory: bounded like a whole-file read.
+        guard source.count <= maximumRealReadSize else {
+            throw MetadataError(.corrupt, "HEIC metadata could not be located without loading the whole file (over 256 MiB)")
+        }
         return try read(source, probing: [])
     }
+
+    static let maximumRealReadSize: Int64 = 256 << 20
 
     /// Throws `Unresolved` when a probed metadata block cannot be located.
     private static func read(_ source: ByteSource, probing: [Range<Int64>]) throws
@@ -152,6 +164,9 @@ final class HEIFContext {
             let s = Unmanaged<Stream>.fromOpaque(ud!).takeUnretainedValue()
             return target <= s.source.count ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof
         }
+        // This context never decodes; lifting libheif's size limit lets the 500-megapixel budget
+        // (checked by the caller) report a bomb as such instead of a libheif error.
+        heif_context_set_maximum_image_size_limit(ctx, Int32.max)
         let userdata = Unmanaged.passUnretained(stream).toOpaque()
         let err = heif_context_read_from_reader(ctx, reader, userdata, nil)
         if err.code != heif_error_Ok {

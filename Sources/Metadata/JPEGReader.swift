@@ -5,6 +5,7 @@ enum JPEGReader {
     static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     static let extendedXMPSignature: [UInt8] = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
     static let maximumSegments = 10_000
+    static let maximumStrayBytes = 4096
     /// Tables and frame header handed to TurboJPEG; real ones are a few KiB.
     static let maximumHeaderStream = 1 << 20
 
@@ -14,8 +15,9 @@ enum JPEGReader {
         var exif: [UInt8]?
         var xmp: [UInt8]?
         var extendedXMP: [String: ExtendedXMP] = [:]
-        /// SOI, the frame header and tables, then the SOS header: all libjpeg needs to read the header.
-        var headerStream: [UInt8] = [0xFF, 0xD8]
+        /// SOI, the frame header and tables, then the SOS header: all libjpeg needs to read the header
+        /// (nil when implausibly large).
+        var headerStream: [UInt8]? = [0xFF, 0xD8]
         var sawSOF = false
         var sosOffset: Int64?
     }
@@ -30,7 +32,7 @@ enum JPEGReader {
     static func read(_ source: ByteSource) throws -> (metadata: MediaMetadata, exif: EXIFFields?, xmp: XMPFields?) {
         let h = try walk(source)
         var width = h.width, height = h.height
-        if let tj = turboJPEGSize(h.headerStream) { (width, height) = tj }
+        if let stream = h.headerStream, let tj = turboJPEGSize(stream) { (width, height) = tj }
         guard width > 0, height > 0 else {
             throw MetadataError(.corrupt, "corrupt JPEG: image header claims \(width)×\(height) pixels")
         }
@@ -49,9 +51,10 @@ enum JPEGReader {
         return (m, exif, xmp)
     }
 
-    /// Width and height as libjpeg-turbo reads them. `jpeg_read_header` stops at the first SOS,
-    /// so it is fed the frame header and tables up to the SOS header, without the (possibly
-    /// large) APPn segments: the whole file is never read.
+    /// Width and height as libjpeg-turbo reads them. `jpeg_read_header` reads on to the first SOS
+    /// (bytes ending with the SOF make it fail: "JPEG datastream contains no image"), so it is fed
+    /// SOI, the tables, the frame header and the SOS header, leaving out the APPn segments, which
+    /// can be large: the image data is never read.
     static func turboJPEGSize(_ stream: [UInt8]) -> (Int, Int)? {
         guard stream.count > 4, let handle = tjInitDecompress() else { return nil }
         defer { tjDestroy(handle) }
@@ -81,16 +84,18 @@ enum JPEGReader {
         while segments < maximumSegments {
             segments += 1
             var head = try r.read(at: pos, length: 4)
-            // Fill bytes (FF FF …) may pad before a marker.
-            while head.count >= 2, head[0] == 0xFF, head[1] == 0xFF {
+            // Like libjpeg, tolerate fill bytes (FF FF …) and a few stray bytes before a marker.
+            var skipped = 0
+            while head.count >= 2, head[0] != 0xFF || head[1] == 0xFF, skipped < maximumStrayBytes {
                 pos += 1
+                skipped += 1
                 head = try r.read(at: pos, length: 4)
             }
             guard head.count >= 2 else {
                 return try fail(.truncated, "truncated JPEG: no image header (SOF) before end of file")
             }
-            guard head[0] == 0xFF else {
-                return try fail(.corrupt, "corrupt JPEG: expected a marker at byte \(pos)")
+            guard head[0] == 0xFF, head[1] != 0xFF else {
+                return try fail(.corrupt, "corrupt JPEG: no marker where one should be (byte \(pos))")
             }
             let marker = head[1]
             if marker == 0xD9 {
@@ -117,7 +122,7 @@ enum JPEGReader {
                     throw MetadataError(.corrupt, "corrupt JPEG: image data begins before the image header (SOF)")
                 }
                 h.sosOffset = pos
-                h.headerStream += try r.read(at: pos, length: 2 + length)
+                h.headerStream? += try r.read(at: pos, length: 2 + length)
                 return h
             case 0xE1:
                 try readAPP1(r, at: pos + 4, length: length - 2, into: &h)
@@ -128,13 +133,13 @@ enum JPEGReader {
                     h.height = height
                     h.sawSOF = true
                 }
-                h.headerStream += seg
-            case 0xE2...0xEF, 0xFE:  // other APPn and comments: not needed (APP14 tells Adobe colour)
-                if marker == 0xEE || marker == 0xE0 { h.headerStream += try r.read(at: pos, length: 2 + length) }
+                h.headerStream? += seg
+            case 0xE2...0xEF, 0xFE:  // other APPn and comments: not needed but JFIF and Adobe's (colour transform)
+                if marker == 0xEE || marker == 0xE0 { h.headerStream? += try r.read(at: pos, length: 2 + length) }
             default:  // DQT, DHT, DRI, DAC …
-                h.headerStream += try r.read(at: pos, length: 2 + length)
+                h.headerStream? += try r.read(at: pos, length: 2 + length)
             }
-            if h.headerStream.count > maximumHeaderStream { h.headerStream = [] }
+            if (h.headerStream?.count ?? 0) > maximumHeaderStream { h.headerStream = nil }
             pos = segmentEnd
         }
         return try fail(.corrupt, "corrupt JPEG: more than \(maximumSegments) segments before the image data")

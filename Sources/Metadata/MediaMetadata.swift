@@ -72,9 +72,11 @@ public struct FaceRegion: Codable, Equatable, Sendable {
 public struct MediaMetadata: Codable, Equatable, Sendable {
     public var format: MediaFormat
     /// Dimensions of the stored pixels (before the orientation is applied).
+    /// For HEIC and videos, the size their decoders output: libheif applies irot/imir/clap and
+    /// players (ffmpeg) the track matrix, so that size is already upright and `orientation` is 1.
     public var pixelWidth: Int
     public var pixelHeight: Int
-    /// EXIF orientation 1…8 (1 when absent).
+    /// EXIF orientation 1…8 (1 when absent): the turn a viewer must still apply after decoding.
     public var orientation: Int
     public var takenAt: CaptureDate?
     public var gps: GPSCoordinate?

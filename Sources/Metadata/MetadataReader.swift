@@ -31,11 +31,11 @@ public enum MetadataReader {
                 brands.append(String(decoding: head[i..<i + 4], as: UTF8.self))
                 i += 4
             }
+            // An AVIF may carry only the generic HEIF brands (mif1/msf1) besides avif/avis.
+            let hevcBrands = heifBrands.subtracting(["mif1", "msf1"])
+            let isAVIF = brands.contains(where: avifBrands.contains) && !brands.contains(where: hevcBrands.contains)
             if major == "qt  " { return .mov }
-            if heifBrands.contains(major) && !(["mif1", "msf1"].contains(major) && brands.contains(where: avifBrands.contains)
-                                                && !brands.contains(where: { $0.hasPrefix("he") })) {
-                return .heic
-            }
+            if heifBrands.contains(major) { return isAVIF ? nil : .heic }
             if avifBrands.contains(major) { return nil }
             if mp4Brands.contains(major) { return .mp4 }
             if brands.contains(where: { $0 == "heic" || $0 == "heix" }) { return .heic }
@@ -106,8 +106,8 @@ public enum MetadataReader {
         }
         else if starts("%PDF") { what = "a PDF document" }
         else if starts("PK\u{3}\u{4}") { what = "a ZIP archive" }
-        else if starts("BM") && head.count > 14 { what = "a BMP image" }
         else if isText(head) { what = "text" }
+        else if starts("BM") && head.count > 14 { what = "a BMP image" }
         else { what = "unknown binary data" }
         return "not a photo or video: content is \(what)"
     }

@@ -70,7 +70,7 @@ struct FileProbe {
         }
         let source = FileByteSource(fd: fd, size: before.size)
         let head: [UInt8]
-        do { head = try source.read(at: 0, length: 64) } catch {
+        do { head = try source.read(at: 0, length: 4096) } catch {
             return .failed(FileProblem(path: path, reason: "cannot read: \(error)"))
         }
         guard MetadataReader.sniff(head) != nil else {

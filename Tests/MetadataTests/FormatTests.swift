@@ -131,7 +131,7 @@ struct FormatTests {
         for (url, entry) in try sampleFiles() where entry.format == "jpeg" {
             let b = try bytes(url)
             let h = try JPEGReader.walk(MemoryByteSource(b))
-            let tj = try #require(JPEGReader.turboJPEGSize(h.headerStream), "\(entry.path): TurboJPEG refused the header")
+            let tj = try #require(h.headerStream.flatMap(JPEGReader.turboJPEGSize), "\(entry.path): TurboJPEG refused the header")
             #expect(tj.0 == h.width && tj.1 == h.height, "\(entry.path)")
         }
     }

@@ -89,6 +89,12 @@ struct HostileInputTests {
         #expect(p?.code == .tooLarge)
         #expect(p?.message == "image header claims 100000×100000 pixels, beyond the 500-megapixel limit")
 
+        // HEIC: the ispe property of the primary image.
+        var heic = try bytes(sampleFile("heic"))
+        let ispe = try #require((0..<heic.count - 4).first { heic[$0..<$0 + 4].elementsEqual("ispe".utf8) })
+        heic.replaceSubrange(ispe + 8..<ispe + 16, with: Craft.be32(100_000) + Craft.be32(100_000))
+        #expect(error(attempt(heic, name: "x.heic"))?.code == .tooLarge)
+
         // Within the budget, a JPEG's claimed size is reported as is.
         if case .success(let m) = attempt(Craft.jpeg(jpeg, claiming: 20000, 20000)) {
             #expect(m.pixelWidth == 20000 && m.pixelHeight == 20000)
