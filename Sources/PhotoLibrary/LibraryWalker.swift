@@ -57,6 +57,8 @@ struct LibraryWalker {
         var skipped: [FileProblem] = []
         /// Folders or names that could not be read at all.
         var problems: [FileProblem] = []
+        /// Folders whose contents are unknown this time: what the index has under them is not gone.
+        var unreadableFolders: [String] = []
         var folders = 0
     }
 
@@ -108,6 +110,7 @@ struct LibraryWalker {
             case FTS_D:
                 result.folders += 1
             case FTS_DNR:
+                result.unreadableFolders.append(rel)
                 result.problems.append(FileProblem(path: rel, reason:
                     "folder cannot be read (\(String(cString: strerror(ent.pointee.fts_errno)))); fix with `chmod -R u+rX \(shellQuote(library.url(for: rel).path))`"))
             case FTS_DC:

@@ -107,7 +107,10 @@ public final class Scanner {
             }
         }
         var vanished: [String: Index.FileRecord] = [:]
-        for (path, r) in presentByPath where !onDisk.contains(path) { vanished[path] = r }
+        let unknown = walked.unreadableFolders.map { $0 + "/" }
+        for (path, r) in presentByPath where !onDisk.contains(path) && !unknown.contains(where: path.hasPrefix) {
+            vanished[path] = r
+        }
 
         // A file renamed or moved while nobody watched keeps its inode, size and mtime: that is
         // a move, found without reading a byte.

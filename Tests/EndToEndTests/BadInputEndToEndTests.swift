@@ -145,6 +145,29 @@ struct BadInputEndToEndTests {
         return ShoeboxCLI.Result(status: r.status, stdout: r.stdout, stderr: r.stderr)
     }
 
+    @Test func anUnreadableFolderIsReportedNotTakenForDeleted() throws {
+        let sample = try TestRoll.sampleLibrary()
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-perm-\(UUID().uuidString)")
+        let lib = base.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        try TestRoll.run("/bin/cp", ["-a", sample.root.path, lib.path])
+        let cli = ShoeboxCLI(library: lib)
+        try cli.run(["init"])
+        try cli.run(["scan"])
+        let before = try cli.assetsByPath()
+        let asRoot = geteuid() == 0
+        if asRoot { try TestRoll.run("/bin/chown", ["-R", "65534:65534", base.path]) }
+        let folder = try #require(sample.entries.first { $0.path.hasPrefix("20") }.map { ($0.path as NSString).deletingLastPathComponent })
+        #expect(chmod(lib.path + "/" + folder, 0o000) == 0)
+        defer { chmod(lib.path + "/" + folder, 0o755) }
+        let result = try runScan(cli, asNobody: asRoot)
+        #expect(result.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(report["removed"] as? Int == 0, "\(report)")
+        #expect(result.stderrLines.filter { $0.contains(folder) && $0.contains("chmod") }.count == 1, "\(result.stderr)")
+        #expect(try cli.assetsByPath().count == before.count)
+    }
+
     @Test func aVanishedMountIsNotTakenForDeletedPhotos() throws {
         let roll = try TestRoll.make(seed: 21, count: 40, arguments: ["--live", "2", "--portraits", "0.4"])
         let cli = ShoeboxCLI(library: roll.root)

@@ -87,7 +87,12 @@ struct CommandLineEndToEndTests {
         let behind = try cli.run(["doctor"])
         #expect(behind.status == 1)
         #expect(behind.stdout.contains("1 files not indexed") && behind.stdout.contains("scan"))
-        try cli.run(["scan"])
+        try cli.run(["scan"], extraEnvironment: ["SHOEBOX_NOW": "2026-11-22T10:15:03Z"])
         #expect(try cli.run(["doctor"]).status == 0)
+        // $SHOEBOX_NOW is the clock: the new asset was first seen "then".
+        let arrival = try cli.json(["show", "new arrival.jpg"]) as! [String: Any]
+        let firstSeen = try #require(arrival["first_seen"] as? String)
+        let formatter = ISO8601DateFormatter()
+        #expect(formatter.date(from: firstSeen) == formatter.date(from: "2026-11-22T10:15:03Z"), "\(firstSeen)")
     }
 }
