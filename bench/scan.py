@@ -56,7 +56,7 @@ def make_roll(files, long_side):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         print(f"bench: making a {files}-file roll at {long_side} px (once; cached in {path})", file=sys.stderr)
         subprocess.run([MAKE_ROLL, path, "--count", str(files), "--long-side", str(long_side), "--upscale",
-                        "--seed", "3"], check=True)
+                        "--seed", "3"], check=True, stdout=sys.stderr)
     return path
 
 

@@ -146,14 +146,10 @@ struct BadInputEndToEndTests {
     }
 
     @Test func anUnreadableFolderIsReportedNotTakenForDeleted() throws {
-        let sample = try TestRoll.sampleLibrary()
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-perm-\(UUID().uuidString)")
-        let lib = base.appendingPathComponent("library")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        try TestRoll.run("/bin/cp", ["-a", sample.root.path, lib.path])
-        let cli = ShoeboxCLI(library: lib)
-        try cli.run(["init"])
-        try cli.run(["scan"])
+        let sample = try TestRoll.sampleCopy()
+        let lib = sample.root
+        let base = lib.deletingLastPathComponent()
+        let cli = try ShoeboxCLI.scanned(sample)
         let before = try cli.assetsByPath()
         let asRoot = geteuid() == 0
         if asRoot { try TestRoll.run("/bin/chown", ["-R", "65534:65534", base.path]) }
@@ -169,10 +165,8 @@ struct BadInputEndToEndTests {
     }
 
     @Test func aVanishedMountIsNotTakenForDeletedPhotos() throws {
-        let roll = try TestRoll.make(seed: 21, count: 40, arguments: ["--live", "2", "--portraits", "0.4"])
-        let cli = ShoeboxCLI(library: roll.root)
-        try cli.run(["init"])
-        try cli.run(["scan"])
+        let roll = try TestRoll.standard()
+        let cli = try ShoeboxCLI.scanned(roll)
         let before = try cli.assetsByPath()
         // Every year folder disappears at once, as when a disk is unmounted.
         let fm = FileManager.default

@@ -6,15 +6,8 @@ import TestSupport
 @Suite(.serialized)
 struct CommandLineEndToEndTests {
     static func scannedSampleCopy() throws -> (ShoeboxCLI, TestRoll.Made) {
-        let sample = try TestRoll.sampleLibrary()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let root = dir.appendingPathComponent("library")
-        try TestRoll.run("/bin/cp", ["-a", sample.root.path, root.path])
-        let cli = ShoeboxCLI(library: root)
-        try cli.run(["init"])
-        try cli.run(["scan"])
-        return (cli, TestRoll.Made(root: root, entries: sample.entries))
+        let copy = try TestRoll.sampleCopy()
+        return (try ShoeboxCLI.scanned(copy), copy)
     }
 
     @Test func listingsFilterLikeTheGroundTruth() throws {

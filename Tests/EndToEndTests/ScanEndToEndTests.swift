@@ -12,7 +12,7 @@ struct ScanEndToEndTests {
     }
 
     @Test func everyAssetMatchesTheGroundTruth() throws {
-        let roll = try TestRoll.make(seed: 21, count: 40, arguments: ["--live", "2", "--portraits", "0.4"])
+        let roll = try TestRoll.standard()
         let cli = ShoeboxCLI(library: roll.root)
         #expect(try cli.run(["init"]).status == 0)
         let scan = try cli.json(["scan"]) as! [String: Any]
@@ -60,10 +60,8 @@ struct ScanEndToEndTests {
     }
 
     @Test func idsSurviveRenameMoveEditAndRebuild() throws {
-        let roll = try TestRoll.make(seed: 21, count: 40, arguments: ["--live", "2", "--portraits", "0.4"])
-        let cli = ShoeboxCLI(library: roll.root)
-        try cli.run(["init"])
-        try cli.run(["scan"])
+        let roll = try TestRoll.standard()
+        let cli = try ShoeboxCLI.scanned(roll)
         let before = try cli.assetsByPath()
         let fm = FileManager.default
         let copiedPaths = Set(roll.entries.compactMap(\.duplicate_of))

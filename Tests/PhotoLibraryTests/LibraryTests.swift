@@ -10,15 +10,11 @@ import TestSupport
 struct LibraryTests {
     /// A private, scanned copy of the sample library.
     static func scannedSample() throws -> (Library, Index, TestRoll.Made, ScanReport) {
-        let sample = try TestRoll.sampleLibrary()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-lib-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let root = dir.appendingPathComponent("library")
-        try TestRoll.run("/bin/cp", ["-a", sample.root.path, root.path])
-        let library = try Library.initialize(at: root)
+        let copy = try TestRoll.sampleCopy()
+        let library = try Library.initialize(at: copy.root)
         let index = try Index(library: library)
         let report = try Scanner(library: library, index: index).scan()
-        return (library, index, TestRoll.Made(root: root, entries: sample.entries), report)
+        return (library, index, copy, report)
     }
 
     @Test func theSampleLibraryScansCleanly() throws {

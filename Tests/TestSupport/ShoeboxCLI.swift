@@ -7,6 +7,18 @@ public struct ShoeboxCLI: Sendable {
 
     public init(library: URL) { self.library = library }
 
+    /// `init` and `scan` on `made`'s folder, as a user starts.
+    public static func scanned(_ made: TestRoll.Made) throws -> ShoeboxCLI {
+        let cli = ShoeboxCLI(library: made.root)
+        for step in [["init"], ["scan"]] {
+            let r = try cli.run(step)
+            guard r.status == 0 else {
+                throw NSError(domain: "shoebox", code: Int(r.status), userInfo: [NSLocalizedDescriptionKey: "shoebox \(step) failed: \(r.stderr)"])
+            }
+        }
+        return cli
+    }
+
     /// `$SHOEBOX_BIN`, else the `shoebox` built beside the running test bundle.
     public static var binary: String {
         if let p = ProcessInfo.processInfo.environment["SHOEBOX_BIN"] { return p }

@@ -82,6 +82,22 @@ public enum TestRoll {
         return Made(root: root, entries: try JSONDecoder().decode([RollEntry].self, from: Data(contentsOf: manifest)))
     }
 
+    /// A private copy of the sample library (with its ground truth) that the test may change.
+    public static func sampleCopy() throws -> Made {
+        let sample = try sampleLibrary()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let root = dir.appendingPathComponent("library")
+        try run("/bin/cp", ["-a", sample.root.path, root.path])
+        return Made(root: root, entries: sample.entries)
+    }
+
+    /// The generated roll most end-to-end tests share: dates in many zones, bursts, a duplicate,
+    /// Live Photos and portraits of two named people.
+    public static func standard() throws -> Made {
+        try make(seed: 21, count: 40, arguments: ["--live", "2", "--portraits", "0.4"])
+    }
+
     @discardableResult
     public static func run(_ tool: String, _ args: [String], environment: [String: String]? = nil,
                            allowFailure: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
