@@ -64,7 +64,8 @@ struct LibraryWalker {
 
     func walk() throws -> Result {
         var st = stat()
-        guard lstat(library.root.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+        // The root itself may be a link (~/Pictures → /mnt/photos); links inside it are not followed.
+        guard stat(library.root.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
             throw ShoeboxError(.massDisappearance,
                                "the library folder \(library.root.path) is gone or not a folder (unmounted disk or network share?); nothing was changed")
         }

@@ -10,13 +10,18 @@ public struct RebuildReport: Codable, Sendable {
 }
 
 extension Index {
-    /// Fills the index from sidecars. Present before missing, oldest first: if two sidecars
-    /// claim one path, the older keeps it and the next scan sorts out the other.
+    /// Fills the index from sidecars. If two sidecars claim one present path, the older keeps
+    /// it and the other waits as missing (its content may turn up elsewhere).
     func load(_ sidecars: [Sidecar]) throws {
-        let ordered = sidecars.map(\.asset).sorted {
-            ($0.state == .present ? 0 : 1, $0.firstSeen, $0.id) < ($1.state == .present ? 0 : 1, $1.firstSeen, $1.id)
+        let ordered = sidecars.map(\.asset).sorted { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) }
+        var taken = Set<String>()
+        let assets = ordered.map { asset -> Asset in
+            guard asset.state == .present else { return asset }
+            var a = asset
+            if !taken.insert(a.path).inserted { a.state = .missing }
+            return a
         }
-        try save(ordered)
+        try save(assets)
     }
 }
 
