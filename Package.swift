@@ -41,9 +41,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // `shoebox watch`: the one owner of libinotifytools, feeding live changes to PhotoLibrary.
+        .target(name: "LibraryWatcher", dependencies: [
+            "PhotoLibrary", "CInotifyTools",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata",
+            "PhotoLibrary", "Metadata", "LibraryWatcher",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -53,5 +59,6 @@ let package = Package(
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
+        .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
     ]
 )

@@ -244,7 +244,7 @@ public final class Scanner {
         return changed + [asset]
     }
 
-    private func apply(_ r: FileProbe.Result, to asset: inout Asset) {
+    func apply(_ r: FileProbe.Result, to asset: inout Asset) {
         asset.path = r.path
         asset.state = .present
         asset.size = r.stat.size
@@ -256,7 +256,7 @@ public final class Scanner {
     }
 
     /// Kind and place depend on the name and metadata: recompute after a move or an edit.
-    private func refreshNameDerivedFields(_ asset: inout Asset) {
+    func refreshNameDerivedFields(_ asset: inout Asset) {
         let m = asset.metadata
         asset.kind = AssetClassifier.kind(of: m, name: asset.name)
         asset.place = (m.city != nil || m.country != nil) ? Place(city: m.city, country: m.country) : nil
@@ -265,7 +265,7 @@ public final class Scanner {
 
     /// Sidecars first (the truth), then one flush, then the index; a journal names the batch so a
     /// crash between the two is repaired from the sidecars at the next start.
-    private func commit(_ assets: [Asset]) throws {
+    func commit(_ assets: [Asset]) throws {
         guard !assets.isEmpty else { return }
         let journal = ScanJournal(library: library)
         try journal.begin(assets.map(\.id))
@@ -277,7 +277,7 @@ public final class Scanner {
 
     /// Byte-identical present files: the first seen (then first by path) is the original, every
     /// other points to it. Recomputed after changes, so an edited or vanished original hands over.
-    private func regroupDuplicates() throws {
+    func regroupDuplicates() throws {
         let rows = try index.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, sha256, duplicate_of FROM asset
@@ -301,7 +301,7 @@ public final class Scanner {
     }
 
     /// The video half of a Live Photo (a MOV with the same folder and stem as a HEIC/JPEG) belongs to the photo.
-    private func pairLivePhotos() throws {
+    func pairLivePhotos() throws {
         let rows = try index.read { db in
             try PairRow.fetch(db)
         }
@@ -323,7 +323,7 @@ public final class Scanner {
 
 /// Files read by worker threads, handed to one consumer in input order. Workers run at most
 /// `window` files ahead of the consumer, so memory stays flat however many files change.
-private final class ProbePipeline: @unchecked Sendable {
+final class ProbePipeline: @unchecked Sendable {
     private let files: [LibraryWalker.Entry]
     private let workers: Int
     private let window: Int

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The settings of `.shoebox/config.toml` that the running code reads, with their defaults.
+///
+/// The file is parsed by a small TOML reader for the part of TOML this file uses: `[table]`
+/// headers, `key = value` with integers, floats, booleans and basic strings, and comments.
+/// Anything else is a clear error naming the line. A full parser (LebJe/TOMLKit) was weighed
+/// and left out: it compiles the 17,000-line toml++ C++ header in five translation units on
+/// every clean build (CI included), and pulls a test-only dependency that is not in the offline
+/// package mirror — a lot to carry for a file of a handful of scalar settings.
+public struct LibrarySettings: Equatable, Sendable {
+    /// Minutes between safety scans while `watch` runs; 0 turns them off.
+    public var safetyScanMinutes: Double = 60
+    /// Share of the library that, vanishing at once, pauses the watcher instead of marking files missing.
+    public var massDisappearanceShare: Double = 0.5
+    /// Days an item waits in `Recently Deleted/`.
+    public var trashRetentionDays: Int = 30
+
+    public init() {}
+
+    /// The library's settings; the defaults when it has no config file.
+    public static func load(_ library: Library) throws -> LibrarySettings {
+        guard let data = FileManager.default.contents(atPath: library.configURL.path) else { return LibrarySettings() }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ShoeboxError(.invalidArgument, "\(library.configURL.path) is not UTF-8 text")
+        }
+        return try parse(text, source: library.configURL.path)
+    }
+
+    public static func parse(_ text: String, source: String = "config.toml") throws -> LibrarySettings {
+        var settings = LibrarySettings()
+        let values = try TOMLSubset.parse(text, source: source)
+        func number(_ key: String) throws -> Double? {
+            guard let v = values[key] else { return nil }
+            switch v.value {
+            case .integer(let i): return Double(i)
+            case .float(let f): return f
+            default: throw ShoeboxError(.invalidArgument, "\(source) line \(v.line): \(key) must be a number")
+            }
+        }
+        if let m = try number("watch.safety_scan_minutes") {
+            guard m >= 0 else { throw ShoeboxError(.invalidArgument, "\(source): watch.safety_scan_minutes must be 0 or more") }
+            settings.safetyScanMinutes = m
+        }
+        if let s = try number("watch.mass_disappearance_share") {
+            guard s > 0, s <= 1 else {
+                throw ShoeboxError(.invalidArgument, "\(source): watch.mass_disappearance_share must be above 0 and at most 1 (a share, e.g. 0.5)")
+            }
+            settings.massDisappearanceShare = s
+        }
+        if let d = try number("trash.retention_days") {
+            guard d >= 0, d == d.rounded() else { throw ShoeboxError(.invalidArgument, "\(source): trash.retention_days must be a whole number of days") }
+            settings.trashRetentionDays = Int(d)
+        }
+        return settings
+    }
+}
+
+/// Reads the subset of TOML that `config.toml` uses into `table.key → value`.
+enum TOMLSubset {
+    enum Value: Equatable {
+        case integer(Int64), float(Double), bool(Bool), string(String)
+    }
+
+    struct Entry: Equatable {
+        var value: Value
+        var line: Int
+    }
+
+    static func parse(_ text: String, source: String) throws -> [String: Entry] {
+        var out: [String: Entry] = [:]
+        var table = ""
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = i + 1
+            func fail(_ what: String) -> ShoeboxError {
+                ShoeboxError(.invalidArgument, "\(source) line \(lineNumber): \(what)")
+            }
+            let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), !line.hasPrefix("[["), line.count > 2 else { throw fail("expected a table header such as [watch]") }
+                table = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                guard isBareKey(table) else { throw fail("table name \(table) is not a plain name") }
+                continue
+            }
+            guard let eq = line.firstIndex(of: "=") else { throw fail("expected `key = value`") }
+            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
+            let valueText = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard isBareKey(key) else { throw fail("key \(key) is not a plain name") }
+            let full = table.isEmpty ? key : table + "." + key
+            guard out[full] == nil else { throw fail("\(full) is set twice") }
+            guard let value = parseValue(valueText) else { throw fail("\(valueText) is not a number, true/false or a \"string\"") }
+            out[full] = Entry(value: value, line: lineNumber)
+        }
+        return out
+    }
+
+    /// The line without its `# comment` (a `#` inside a string is kept).
+    static func stripComment(_ line: String) -> String {
+        var inString = false, escaped = false
+        for (offset, c) in line.enumerated() {
+            if escaped { escaped = false; continue }
+            if c == "\\" && inString { escaped = true; continue }
+            if c == "\"" { inString.toggle() }
+            if c == "#" && !inString { return String(line.prefix(offset)) }
+        }
+        return line
+    }
+
+    static func isBareKey(_ s: String) -> Bool {
+        !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    }
+
+    static func parseValue(_ s: String) -> Value? {
+        if s == "true" { return .bool(true) }
+        if s == "false" { return .bool(false) }
+        if s.count >= 2, s.hasPrefix("\""), s.hasSuffix("\"") {
+            let body = s.dropFirst().dropLast()
+            guard !body.contains("\"") || body.contains("\\\"") else { return nil }
+            return .string(body.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\"))
+        }
+        let digits = s.replacingOccurrences(of: "_", with: "")
+        if let i = Int64(digits) { return .integer(i) }
+        if digits.contains(where: { $0.isNumber }), let f = Double(digits), f.isFinite { return .float(f) }
+        return nil
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LibraryWatcher
+import Logging
+import PhotoLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Keep the index up to date while files arrive, move and go (runs until stopped).",
+        discussion: """
+            Uses inotify on the whole library; a start-up scan catches what changed while nothing \
+            watched. One line per arrival, move and removal on stderr. SIGINT or SIGTERM stop it \
+            cleanly. Settings: [watch] in .shoebox/config.toml.
+            """)
+
+    @OptionGroup var options: LibraryOptions
+
+    @Option(help: ArgumentHelp("Scan every SECONDS instead of using inotify (network file systems).", valueName: "seconds"))
+    var poll: Double?
+
+    func validate() throws {
+        if let poll, !(poll > 0) { throw ValidationError("--poll takes a number of seconds above 0") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let library = try options.open()
+            var watchOptions = LibraryWatcher.Options()
+            watchOptions.pollSeconds = poll
+            watchOptions.settings = try LibrarySettings.load(library)
+            let index = try Index(library: library)
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .info
+                return handler
+            }
+            let watcher = LibraryWatcher(library: library, index: index, options: watchOptions,
+                                         logger: Logger(label: "shoebox.watch"))
+            // A signal only asks the loop to stop: the batch in hand finishes (sidecars, journal, index) first.
+            var sources: [DispatchSourceSignal] = []
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+                source.setEventHandler { watcher.stop() }
+                source.resume()
+                sources.append(source)
+            }
+            withExtendedLifetime(sources) { watcher.run() }
+        }
+    }
+}
