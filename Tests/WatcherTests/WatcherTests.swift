@@ -107,6 +107,11 @@ struct WatcherTests {
         let w = try Watched.start()
         defer { w.stop() }
         for i in 0..<2000 { try w.write("Burst/\(i / 100)/b-\(i).jpg", w.distinctJPEG(5000 + i)) }
+        // Other commands from another shell while the watcher is busy: they wait their turn, never fail.
+        let list = try w.cli.run(["list", "--json"])
+        #expect(list.status == 0 && !list.stderr.contains("locked"), "\(list.stderr)")
+        let scan = try w.cli.run(["scan"])
+        #expect(scan.status == 0 && !scan.stderr.contains("locked"), "\(scan.stderr)")
         try w.waitUntilIndexEqualsDisk(timeout: 120)
         #expect(try w.cli.assetsByPath().count >= 2000)
     }
