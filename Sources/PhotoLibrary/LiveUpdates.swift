@@ -47,13 +47,8 @@ public final class LiveUpdater {
         public init() {}
     }
 
-    public struct Options: Sendable {
-        public var massDisappearanceShare = 0.5
-        public var massDisappearanceMinimum = 20
-        public var workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-        public var batchSize = 256
-        public init() {}
-    }
+    /// The scanner's options: the same mass-disappearance guard, workers and batch size.
+    public typealias Options = Scanner.Options
 
     let library: Library
     let index: Index
