@@ -29,13 +29,6 @@ struct FileProbe {
     /// younger than this; after that it is a damaged file and is indexed with a warning.
     static let settleSeconds: Int64 = 120
 
-    static let untilComplete = "not indexed until it is complete"
-    static let onceSettled = "it will be indexed once it settles"
-
-    /// Whether a failure means "still being written": worth a re-check soon, not a report.
-    static func isStillBeingWritten(_ problem: FileProblem) -> Bool {
-        problem.reason.hasSuffix(untilComplete) || problem.reason.hasSuffix(onceSettled)
-    }
 
     /// Extensions Shoebox expects photos and videos under. Other files are still sniffed, so a
     /// photo without an extension is found, but a non-media file with another extension is not
@@ -95,7 +88,8 @@ struct FileProbe {
         if let incomplete = MetadataReader.incompleteness(source, format: metadata.format) {
             let age = Int64(now.timeIntervalSince1970 * 1e9) - before.mtimeNS
             if age < FileProbe.settleSeconds * 1_000_000_000 {
-                return .failed(FileProblem(path: path, reason: "\(incomplete); \(FileProbe.untilComplete)"))
+                return .failed(FileProblem(path: path, reason: "\(incomplete); not indexed until it is complete",
+                                           stillBeingWritten: true))
             }
             warning = "\(incomplete); indexed anyway, the file looks damaged"
         }
@@ -107,7 +101,8 @@ struct FileProbe {
         if fstat(fd, &after) == 0 {
             let a = FileStat(after)
             if a.size != before.size || a.mtimeNS != before.mtimeNS {
-                return .failed(FileProblem(path: path, reason: "changed while being read; \(FileProbe.onceSettled)"))
+                return .failed(FileProblem(path: path, reason: "changed while being read; it will be indexed once it settles",
+                                           stillBeingWritten: true))
             }
         }
         return .indexed(Result(path: path, stat: before, sha256: sha, metadata: metadata, warning: warning))

@@ -38,7 +38,17 @@ public struct FileStat: Equatable, Sendable {
 public struct FileProblem: Codable, Equatable, Sendable {
     public var path: String
     public var reason: String
-    public init(path: String, reason: String) { self.path = path; self.reason = reason }
+    /// The file looks like one still being written (growing, or without its end yet): worth
+    /// looking at again soon rather than reporting as broken.
+    public var stillBeingWritten: Bool
+
+    public init(path: String, reason: String, stillBeingWritten: Bool = false) {
+        self.path = path
+        self.reason = reason
+        self.stillBeingWritten = stillBeingWritten
+    }
+
+    enum CodingKeys: String, CodingKey { case path, reason, stillBeingWritten = "still_being_written" }
 }
 
 /// Walks the library with fts(3) in physical mode: symbolic links are reported, never followed,

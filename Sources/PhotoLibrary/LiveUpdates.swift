@@ -143,7 +143,7 @@ public final class LiveUpdater {
             case .ignored:
                 break
             case .failed(let problem):
-                if FileProbe.isStillBeingWritten(problem) {
+                if problem.stillBeingWritten {
                     report.stillBeingWritten.append(problem.path)
                 } else if lstatFile(problem.path) != nil {
                     report.failed.append(problem)

@@ -7,6 +7,8 @@ public struct RebuildReport: Codable, Sendable {
     public var sidecars = 0
     public var badSidecars: [FileProblem] = []
     public var scan = ScanReport()
+
+    enum CodingKeys: String, CodingKey { case sidecars, badSidecars = "bad_sidecars", scan }
 }
 
 extension Index {

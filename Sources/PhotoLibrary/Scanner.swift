@@ -23,6 +23,12 @@ public struct ScanReport: Codable, Sendable {
     public var seconds: Double = 0
 
     public init() {}
+
+    // snake_case like every JSON Shoebox prints.
+    enum CodingKeys: String, CodingKey {
+        case added, updated, moved, returned, removed, unchanged, duplicates, failed, skipped, warnings, seconds
+        case bytesRead = "bytes_read"
+    }
 }
 
 /// Progress of a scan: files handled of files to read, bytes read.

@@ -55,7 +55,7 @@ struct ScanEndToEndTests {
         #expect(checked == listed.count)
         // A second scan reads nothing.
         let again = try cli.json(["scan"]) as! [String: Any]
-        #expect(again["added"] as? Int == 0 && again["bytesRead"] as? Int == 0 && again["updated"] as? Int == 0)
+        #expect(again["added"] as? Int == 0 && again["bytes_read"] as? Int == 0 && again["updated"] as? Int == 0)
         #expect(try cli.run(["doctor"]).status == 0)
     }
 
