@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Container formats Shoebox indexes, as decided by the file's content (never its extension alone).
 public enum MediaFormat: String, Codable, Sendable, CaseIterable {
@@ -29,27 +32,32 @@ public struct CaptureDate: Codable, Equatable, Sendable {
     /// ISO 8601 with milliseconds when non-zero, and the offset when known
     /// (`2023-05-14T12:34:56.120+02:00`); without an offset the local wall time has no suffix.
     public var iso8601: String {
+        // gmtime_r on the wall-clock instant: Calendar and DateFormatter cost more than whole
+        // listings of rows otherwise spend.
         let offset = utcOffsetSeconds ?? 0
-        let wall = date.addingTimeInterval(TimeInterval(offset))
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(secondsFromGMT: 0)!
-        let c = cal.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: wall)
-        let millis = Int(((Double(c.nanosecond ?? 0) / 1_000_000)).rounded()) % 1000
-        var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+        let wall = date.timeIntervalSince1970 + Double(offset)
+        var seconds = wall.rounded(.down)
+        var millis = Int(((wall - seconds) * 1000).rounded())
+        if millis >= 1000 { seconds += 1; millis -= 1000 }
+        var t = time_t(seconds)
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
+                       Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
         if millis != 0 { s += String(format: ".%03d", millis) }
         if let o = utcOffsetSeconds {
-            let sign = o < 0 ? "-" : "+"
             let a = abs(o)
-            s += String(format: "%@%02d:%02d", sign, a / 3600, (a % 3600) / 60)
+            s += String(format: "%@%02d:%02d", o < 0 ? "-" : "+", a / 3600, (a % 3600) / 60)
         }
         return s
     }
 
     /// Calendar year as the photographer saw it (wall clock at the capture place).
     public var year: Int {
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(secondsFromGMT: utcOffsetSeconds ?? 0)!
-        return cal.component(.year, from: date)
+        var t = time_t((date.timeIntervalSince1970 + Double(utcOffsetSeconds ?? 0)).rounded(.down))
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        return Int(tm.tm_year) + 1900
     }
 }
 

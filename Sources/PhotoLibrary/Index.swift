@@ -196,7 +196,10 @@ public final class Index: @unchecked Sendable {
     // MARK: Plumbing
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.read(body) } catch let e as ShoeboxError { throw e } catch {
+        do { return try pool.read(body) } catch let e as ShoeboxError { throw e } catch let e as DecodingError {
+            // The index is a cache: one written in another format is rebuilt from the sidecars.
+            throw ShoeboxError(.index, "the index \(library.indexURL.path) is unreadable (\(SidecarStore.describe(e))); recreate it with `shoebox --library \(shellQuote(library.root.path)) rebuild`")
+        } catch {
             throw ShoeboxError(.index, "cannot read the index \(library.indexURL.path)", underlying: error)
         }
     }

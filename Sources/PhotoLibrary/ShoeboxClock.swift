@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one clock of Shoebox. `$SHOEBOX_NOW` (ISO 8601) replaces it everywhere time matters,
 /// so tests can say "today is 2026-11-22" and get the same 30-day windows, purges and names.
@@ -25,11 +28,16 @@ public enum ShoeboxClock {
         return nil
     }
 
-    /// ISO 8601 in the machine's local zone, with its offset (`DeletionDate=`-style stamps, logs).
+    /// ISO 8601 in the machine's local zone, with its offset (`2026-11-22T10:15:03+01:00`, or `Z`
+    /// in UTC). By hand with localtime_r: listings print two per asset, and a Foundation
+    /// formatter per call costs more than the rest of the row.
     public static func localISO8601(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.timeZone = TimeZone.current
-        f.formatOptions = [.withInternetDateTime]
-        return f.string(from: date)
+        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        var tm = tm()
+        localtime_r(&t, &tm)
+        let offset = Int(tm.tm_gmtoff)
+        let zone = offset == 0 ? "Z" : String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 3600, (abs(offset) % 3600) / 60)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
+                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec)) + zone
     }
 }
