@@ -33,9 +33,12 @@ let package = Package(
         // Reads what a file says about itself: format, dimensions, dates, GPS, people.
         .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif"]),
 
+        // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
+        .target(name: "Places", resources: [.copy("Resources")]),
+
         // The library folder: ids, index, sidecars, scanner.
         .target(name: "PhotoLibrary", dependencies: [
-            "Metadata", "CSystem",
+            "Metadata", "CSystem", "Places",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -58,6 +61,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
     ]

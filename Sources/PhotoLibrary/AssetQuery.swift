@@ -39,8 +39,10 @@ public struct AssetQuery: Sendable {
         if let year { clauses.append("year = ?"); args.append(year) }
         if let kind { clauses.append("kind = ?"); args.append(kind.rawValue) }
         if let place {
-            clauses.append("(city = ? COLLATE NOCASE OR country = ? COLLATE NOCASE OR (city || ', ' || country) = ? COLLATE NOCASE)")
-            args += [place, place, place]
+            // Case- and accent-insensitive (GeoNames writes "Reykjavík"; people type "reykjavik").
+            let key = Index.folded(place)
+            clauses.append("(shoebox_fold(city) = ? OR shoebox_fold(country) = ? OR shoebox_fold(city || ', ' || country) = ?)")
+            args += [key, key, key]
         }
         if let person {
             clauses.append("EXISTS (SELECT 1 FROM json_each(asset.persons) WHERE value = ? COLLATE NOCASE)")

@@ -15,6 +15,8 @@ public final class Index: @unchecked Sendable {
         // A CLI command run while `watch` writes must wait its turn, not fail with "database is locked".
         config.busyMode = .timeout(15)
         config.label = "shoebox-index"
+        // `list --place reykjavik` finds "Reykjavík": SQLite's NOCASE folds ASCII case only.
+        config.prepareDatabase { db in db.add(function: Index.fold) }
         do {
             pool = try DatabasePool(path: url.path, configuration: config)
             try Index.migrator.migrate(pool)
@@ -31,6 +33,15 @@ public final class Index: @unchecked Sendable {
         } catch {
             throw ShoeboxError(.index, "cannot close the index", underlying: error)
         }
+    }
+
+    /// `shoebox_fold(text)`: case- and diacritic-insensitive key for place names.
+    static let fold = DatabaseFunction("shoebox_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(Index.folded)
+    }
+
+    static func folded(_ s: String) -> String {
+        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     static var migrator: DatabaseMigrator {

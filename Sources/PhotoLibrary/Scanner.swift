@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Metadata
+import Places
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -265,7 +266,14 @@ public final class Scanner {
     func refreshNameDerivedFields(_ asset: inout Asset) {
         let m = asset.metadata
         asset.kind = AssetClassifier.kind(of: m, name: asset.name)
-        asset.place = (m.city != nil || m.country != nil) ? Place(city: m.city, country: m.country) : nil
+        // XMP/IPTC city and country first; else the GPS position through the bundled gazetteer.
+        if m.city != nil || m.country != nil {
+            asset.place = Place(city: m.city, country: m.country)
+        } else if let gps = m.gps, let p = Gazetteer.shared.place(near: gps.lat, lon: gps.lon) {
+            asset.place = Place(city: p.city, country: p.country)
+        } else {
+            asset.place = nil
+        }
         asset.isUtility = asset.kind == .screenshot
     }
 

@@ -43,6 +43,13 @@ struct ScanEndToEndTests {
             } else {
                 #expect(a["gps"] is NSNull, "\(e.path) has no GPS")
             }
+            if let city = e.city {
+                // GPS-only photos get their place from the gazetteer ("Reykjavík" for "Reykjavik").
+                let place = a["place"] as? [String: Any]
+                let fold = { (s: String?) in s?.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+                #expect(fold(place?["city"] as? String) == fold(city), "\(e.path) city \(String(describing: place))")
+                #expect(fold(place?["country"] as? String) == fold(e.country), "\(e.path) country")
+            }
             #expect(a["persons"] as? [String] == e.persons.map(\.name), "\(e.path) persons")
             #expect((a["duplicate_of"] is NSNull) == (e.duplicate_of == nil), "\(e.path) duplicate flag")
             if let original = e.duplicate_of {
