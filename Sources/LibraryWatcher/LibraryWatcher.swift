@@ -59,6 +59,7 @@ public final class LibraryWatcher: @unchecked Sendable {
             logger.info("watching \(library.root.path) by scanning every \(format(seconds)) s")
             return poll(every: seconds)
         }
+        Scanner.preload()
         InotifyReader(library: library, queue: queue).start()
         loop()
     }

@@ -73,6 +73,10 @@ public final class Scanner {
         self.now = now
     }
 
+    /// Loads what the first new file would otherwise wait for (the gazetteer, ~0.1 s), so that a
+    /// long-running watcher's first arrival is indexed as fast as the rest.
+    public static func preload() { _ = Gazetteer.shared }
+
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> ScanReport {
         let started = Date()
         var report = ScanReport()
