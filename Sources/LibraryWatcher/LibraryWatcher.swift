@@ -42,6 +42,9 @@ public final class LibraryWatcher: @unchecked Sendable {
     private let queue = EventQueue()
     private var pause = Pause.running
     private var nextSafetyScan: Date?
+    /// Recently Deleted is purged at start-up and then hourly.
+    private var nextPurge: Date?
+    private var saidAlbumsOff = false
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
         self.library = library
@@ -90,8 +93,8 @@ public final class LibraryWatcher: @unchecked Sendable {
             let deadline: Date?
             switch pause {
             case .running:
-                deadline = [renames.map(\.deadline).min(), removalsDue, rechecks.values.map(\.due).min(), nextSafetyScan]
-                    .compactMap { $0 }.min()
+                deadline = [renames.map(\.deadline).min(), removalsDue, rechecks.values.map(\.due).min(), nextSafetyScan,
+                            nextPurge].compactMap { $0 }.min()
             case .rootGone:
                 deadline = renames.map(\.deadline).min()
             case .massDisappearance(let next):
@@ -219,6 +222,9 @@ public final class LibraryWatcher: @unchecked Sendable {
             if let due = nextSafetyScan, due <= Date() {
                 reconcile(reason: "safety scan")
             }
+            if let due = nextPurge, due <= Date() {
+                purge()
+            }
         }
         logger.info("stopped")
     }
@@ -243,8 +249,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// One batch under the writer lock. Nil when it could not be applied (paused, or an error
     /// that a reconciling scan will make good).
     private func apply(_ changes: [LiveUpdater.Change]) -> LiveUpdater.Report? {
-        var updaterOptions = LiveUpdater.Options()
-        updaterOptions.massDisappearanceShare = options.settings.massDisappearanceShare
+        let updaterOptions = LiveUpdater.Options(settings: options.settings)
         let updater = LiveUpdater(library: library, index: index, options: updaterOptions)
         do {
             guard let report = try withWriterLock({ try updater.apply(changes) }) else { return nil }
@@ -262,8 +267,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// A full scan (start-up, overflow, lost watch, safety, end of a pause): its result is what
     /// the missed events would have produced.
     private func reconcile(reason: String) {
-        var scanOptions = Scanner.Options()
-        scanOptions.massDisappearanceShare = options.settings.massDisappearanceShare
+        let scanOptions = Scanner.Options(settings: options.settings)
         do {
             guard let report = try withWriterLock({ try Scanner(library: library, index: index, options: scanOptions).scan() }) else { return }
             if case .massDisappearance = pause {
@@ -275,6 +279,12 @@ public final class LibraryWatcher: @unchecked Sendable {
                 .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
             logger.info("reconciled by a scan (\(reason)): \(summary.isEmpty ? "no changes" : summary)")
             for p in report.failed { logger.warning("\(displayPath(p.path)): \(p.reason)") }
+            for p in report.warnings where p.path == "Albums" { logger.warning("\(p.reason)") }
+            if report.removedFromAlbums > 0 {
+                logger.info("\(report.removedFromAlbums) asset(s) taken out of user albums: their links were deleted by hand")
+            }
+            if let off = report.albumsOff, !saidAlbumsOff { logger.warning("\(off)"); saidAlbumsOff = true }
+            if nextPurge == nil { nextPurge = Date() }
         } catch let e as ShoeboxError where e.code == .massDisappearance {
             enterMassPause(e)
         } catch {
@@ -284,6 +294,20 @@ public final class LibraryWatcher: @unchecked Sendable {
         }
         nextSafetyScan = options.settings.safetyScanMinutes > 0
             ? Date().addingTimeInterval(options.settings.safetyScanMinutes * 60) : nil
+    }
+
+    /// Deletes what has waited in Recently Deleted longer than `[trash] retention_days`.
+    private func purge() {
+        nextPurge = Date().addingTimeInterval(3600)
+        do {
+            _ = try withWriterLock {
+                let trash = RecentlyDeleted(library: library, index: index, retentionDays: options.settings.trashRetentionDays,
+                                            log: { [logger] line in logger.info("\(line)") })
+                return try trash.purge(failed: { [logger] line in logger.warning("\(line)") })
+            }
+        } catch {
+            logger.error("purge of Recently Deleted failed: \(error); trying again in an hour")
+        }
     }
 
     private func enterMassPause(_ error: ShoeboxError) {
@@ -326,10 +350,20 @@ public final class LibraryWatcher: @unchecked Sendable {
                 logger.info("moved folder \(displayPath(from)) → \(displayPath(to)) (\(count) asset\(count == 1 ? "" : "s"))")
             case .removed(let id, let path):
                 logger.info("removed \(displayPath(path)) (id \(id)): missing until its content comes back")
+            case .restored(let id, let path):
+                logger.info("restored \(displayPath(path)) from Recently Deleted (id \(id))")
+            case .trashed(let id, let path):
+                logger.info("moved to Recently Deleted by hand: \(displayPath(path)) (id \(id))")
             }
         }
         for p in report.failed { logger.warning("\(displayPath(p.path)): \(p.reason)") }
         for p in report.warnings { logger.warning("\(displayPath(p.path)): \(p.reason)") }
+        if let albums = report.albums {
+            for (album, id) in albums.removedByHand {
+                logger.info("took \(id) out of the album \"\(album)\": its link was deleted by hand")
+            }
+            for p in albums.problems { logger.warning("\(p)") }
+        }
     }
 
     // MARK: Polling
@@ -338,6 +372,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     private func poll(every seconds: Double) {
         while !queue.isStopped {
             reconcile(reason: "poll")
+            if let due = nextPurge, due <= Date() { purge() }
             var wait = seconds
             if case .massDisappearance = pause { wait = min(seconds, options.pausedRecheckSeconds) }
             guard queue.pause(seconds: wait) else { break }

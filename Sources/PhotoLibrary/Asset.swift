@@ -22,6 +22,16 @@ public struct Place: Codable, Equatable, Sendable {
     public var label: String { [city, country].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ") }
 }
 
+/// Where a trashed asset waits: its name in `Recently Deleted/files/` (and of its
+/// `info/<name>.trashinfo`) and when it was deleted. The asset's `path` stays the original path,
+/// where `restore` puts it back.
+public struct TrashRecord: Codable, Equatable, Sendable {
+    public var name: String
+    public var deletedAt: Date
+    public init(name: String, deletedAt: Date) { self.name = name; self.deletedAt = deletedAt }
+    enum CodingKeys: String, CodingKey { case name, deletedAt = "deleted_at" }
+}
+
 /// One photo or video of the library: what the index holds and the sidecar keeps.
 public struct Asset: Codable, Equatable, Sendable {
     public var id: AssetID
@@ -45,6 +55,8 @@ public struct Asset: Codable, Equatable, Sendable {
     public var score: Double?
     public var isUtility: Bool
     public var similarGroup: String?
+    /// Set while the asset is in `Recently Deleted/` (state `trashed`).
+    public var trash: TrashRecord? = nil
 
     public var format: MediaFormat { metadata.format }
     public var width: Int { metadata.uprightWidth }
@@ -68,5 +80,6 @@ public struct Asset: Codable, Equatable, Sendable {
         case id, path, state, size, mtimeNS = "mtime_ns", inode, sha256, kind, metadata
         case place, duplicateOf = "duplicate_of", livePhotoOf = "live_photo_of"
         case firstSeen = "first_seen", score, isUtility = "is_utility", similarGroup = "similar_group"
+        case trash
     }
 }

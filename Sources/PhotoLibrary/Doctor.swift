@@ -106,13 +106,53 @@ extension Library {
         }
 
         // Albums need symbolic links (exFAT, FAT and some NTFS mounts have none).
-        let probe = stateFolder.appendingPathComponent(".symlink-probe-\(getpid())").path
-        unlink(probe)
-        if symlink("index.sqlite", probe) == 0 {
-            unlink(probe)
-            add("symlinks", .ok, "supported; albums can be made")
+        let linker = AlbumLinker(library: self, index: index)
+        if let off = AlbumLinker.symlinkProblem(self) {
+            add("symlinks", .warning, off)
         } else {
-            add("symlinks", .warning, "this file system has no symbolic links (\(ShoeboxError.errnoText())); albums are switched off")
+            add("symlinks", .ok, "supported; albums can be made")
+            // Every album folder as the index says it should be, and no link that leads nowhere.
+            let want = try linker.desired()
+            var stale = 0, dangling = 0
+            for album in want {
+                let dir = root.path + "/" + AlbumLinker.folderName + "/" + album.path
+                let onDisk = linker.readFolder(dir)?.links ?? [:]
+                if onDisk != Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a }) { stale += 1 }
+            }
+            var stack = [root.path + "/" + AlbumLinker.folderName]
+            while let dir = stack.popLast() {
+                for name in linker.directoryNames(dir) {
+                    let path = dir + "/" + name
+                    var st = stat()
+                    guard lstat(path, &st) == 0 else { continue }
+                    if (st.st_mode & S_IFMT) == S_IFDIR { stack.append(path) }
+                    else if (st.st_mode & S_IFMT) == S_IFLNK, stat(path, &st) != 0 { dangling += 1 }
+                }
+            }
+            if stale + dangling == 0 {
+                add("albums", .ok, "\(want.count) albums, every link resolves")
+            } else {
+                add("albums", .problem, "\(stale) album folders differ from the index, \(dangling) links lead nowhere", fix: scan)
+            }
+        }
+
+        // Recently Deleted: each file with its .trashinfo and its asset.
+        let trash = RecentlyDeleted(library: self, index: index, retentionDays: (try? LibrarySettings.load(self))?.trashRetentionDays ?? 30)
+        let files = Set(trash.directoryNames(trash.filesFolder))
+        let infos = Set(trash.infoNames())
+        let trashedAssets = try index.assets(state: .trashed)
+        let claimed = Set(trashedAssets.compactMap { $0.trash?.name })
+        let orphanInfos = infos.subtracting(files).count
+        let lostAssets = trashedAssets.filter { !files.contains($0.trash?.name ?? "") }.count
+        let foreign = files.subtracting(claimed).count
+        var badInfo = 0
+        for name in infos.intersection(files) where (try? trash.readInfo(name)) == nil { badInfo += 1 }
+        if orphanInfos + lostAssets + badInfo == 0 {
+            add("recently deleted", .ok, "\(claimed.count) items" + (foreign > 0 ? ", \(foreign) put there by other tools" : ""))
+        } else {
+            add("recently deleted", .problem,
+                "\(orphanInfos) .trashinfo files without their file, \(lostAssets) trashed assets whose file is gone, \(badInfo) unreadable .trashinfo files",
+                fix: scan)
         }
         return report
     }

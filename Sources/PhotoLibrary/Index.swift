@@ -86,12 +86,35 @@ public final class Index: @unchecked Sendable {
                 CREATE INDEX asset_year ON asset(year);
                 """)
         }
+        m.registerMigration("v2") { db in
+            // Recently Deleted: the name in `files/` and the deletion time of a trashed asset.
+            try db.execute(sql: """
+                ALTER TABLE asset ADD COLUMN trash_name TEXT;
+                ALTER TABLE asset ADD COLUMN deleted_at REAL;
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                """)
+            // An index made before this version holds places from XMP only: re-derive them once.
+            let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") == 0
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('derivation', ?)",
+                           arguments: [empty ? Scanner.derivationVersion : "1"])
+        }
         return m
+    }
+
+    /// A value of the `meta` table (versions of derived data, and the like).
+    func meta(_ key: String) throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    }
+
+    func setMeta(_ key: String, _ value: String) throws {
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
     }
 
     // MARK: Reading
 
-    static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata"
+    static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at"
 
     static func asset(from row: Row) throws -> Asset {
         let metadataJSON: String = row["metadata"]
@@ -106,7 +129,8 @@ public final class Index: @unchecked Sendable {
             duplicateOf: (row["duplicate_of"] as String?).map(AssetID.init(trusted:)),
             livePhotoOf: (row["live_photo_of"] as String?).map(AssetID.init(trusted:)),
             firstSeen: Date(timeIntervalSince1970: row["first_seen"]), score: row["score"],
-            isUtility: row["is_utility"], similarGroup: row["similar_group"])
+            isUtility: row["is_utility"], similarGroup: row["similar_group"],
+            trash: (row["trash_name"] as String?).map { TrashRecord(name: $0, deletedAt: Date(timeIntervalSince1970: row["deleted_at"] ?? 0)) })
     }
 
     public func asset(id: AssetID) throws -> Asset? {
@@ -179,8 +203,8 @@ public final class Index: @unchecked Sendable {
             let statement = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO asset (id, path, state, size, mtime_ns, inode, sha256, kind, format, width, height,
                     taken_at, taken_at_epoch, taken_at_source, year, lat, lon, city, country, persons, duplicate_of,
-                    live_photo_of, first_seen, score, is_utility, similar_group, metadata)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let encoder = ShoeboxJSON.makeEncoder(pretty: false)
             for a in assets {
@@ -198,9 +222,17 @@ public final class Index: @unchecked Sendable {
                     takenAt?.iso8601, takenAt?.date.timeIntervalSince1970, takenAt?.source.rawValue, takenAt?.year,
                     a.metadata.gps?.lat, a.metadata.gps?.lon, a.place?.city, a.place?.country, persons,
                     a.duplicateOf?.rawValue, a.livePhotoOf?.rawValue, a.firstSeen.timeIntervalSince1970, a.score,
-                    a.isUtility, a.similarGroup, metadata,
+                    a.isUtility, a.similarGroup, metadata, a.trash?.name, a.trash?.deletedAt.timeIntervalSince1970,
                 ])
             }
+        }
+    }
+
+    /// Forgets assets entirely (a purged trash item): their rows go; the caller removes the sidecars.
+    func delete(_ ids: [AssetID]) throws {
+        guard !ids.isEmpty else { return }
+        try write { db in
+            for id in ids { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id.rawValue]) }
         }
     }
 

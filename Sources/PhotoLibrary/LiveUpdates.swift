@@ -36,6 +36,10 @@ public final class LiveUpdater {
         case moved(AssetID, from: String, to: String)
         case folderMoved(from: String, to: String, assets: Int)
         case removed(AssetID, path: String)
+        /// A trashed asset dragged back out of `Recently Deleted/files/`.
+        case restored(AssetID, path: String)
+        /// A file dragged into `Recently Deleted/files/` by hand: trashed, as `shoebox trash` would.
+        case trashed(AssetID, path: String)
     }
 
     public struct Report: Sendable {
@@ -44,6 +48,8 @@ public final class LiveUpdater {
         public var stillBeingWritten: [String] = []
         public var failed: [FileProblem] = []
         public var warnings: [FileProblem] = []
+        /// The album sync after the changes, when anything changed.
+        public var albums: AlbumSyncReport?
         public init() {}
     }
 
@@ -64,7 +70,7 @@ public final class LiveUpdater {
     /// removals of this call) when the removals would take too large a share of the library.
     public func apply(_ changes: [Change]) throws -> Report {
         var report = Report()
-        let scanner = Scanner(library: library, index: index, now: ShoeboxClock.now())
+        let scanner = Scanner(library: library, index: index, options: options, now: ShoeboxClock.now())
         try ScanJournal(library: library).recover(into: index, sidecars: scanner.sidecars)
         var arrivals: [String] = []
         var removals: [(path: String, isFolder: Bool)] = []
@@ -106,9 +112,16 @@ public final class LiveUpdater {
         }
         try flushArrivals()
         if try remove(removals, scanner: scanner, report: &report) { changedSomething = true }
+        // A file dragged into or out of Recently Deleted shows here as a removal or an arrival.
+        if changedSomething || !removals.isEmpty {
+            let trash = try scanner.recentlyDeleted().reconcile()
+            if trash.changed { changedSomething = true }
+            let trashedIDs = Set(trash.trashed.map(\.id))
+            report.entries.removeAll { if case .removed(let id, _) = $0 { return trashedIDs.contains(id) } else { return false } }
+            report.entries += trash.trashed.map { .trashed($0.id, path: $0.path) }
+        }
         if changedSomething {
-            try scanner.regroupDuplicates()
-            try scanner.pairLivePhotos()
+            report.albums = try scanner.afterMembershipChange()
         }
         return report
     }
@@ -186,10 +199,14 @@ public final class LiveUpdater {
         let vanished = candidates.first { $0.state == .present && lstatFile($0.path) == nil }
         if var asset = vanished ?? candidates.first(where: { $0.state == .missing }) ?? candidates.first(where: { $0.state == .trashed }) {
             let from = asset.path
-            let wasPresent = asset.state == .present
+            let was = asset.state
             scanner.apply(r, to: &asset)
             claimed.insert(asset.id)
-            return ([asset], wasPresent ? .moved(asset.id, from: from, to: r.path) : .returned(asset.id, path: r.path, from: from))
+            switch was {
+            case .present: return ([asset], .moved(asset.id, from: from, to: r.path))
+            case .trashed: return ([asset], .restored(asset.id, path: r.path))
+            case .missing: return ([asset], .returned(asset.id, path: r.path, from: from))
+            }
         }
         var asset = Asset(id: AssetID(), path: r.path, state: .present, size: r.stat.size, mtimeNS: r.stat.mtimeNS,
                           inode: r.stat.inode, sha256: r.sha256, kind: .photo, metadata: r.metadata,

@@ -22,13 +22,17 @@ public struct ScanReport: Codable, Sendable {
     public var warnings: [FileProblem] = []
     public var bytesRead: Int64 = 0
     public var seconds: Double = 0
+    /// Why `Albums/` is not kept (a file system without symbolic links); nil when it is.
+    public var albumsOff: String?
+    /// Assets taken out of user albums because their links were deleted by hand.
+    public var removedFromAlbums = 0
 
     public init() {}
 
     // snake_case like every JSON Shoebox prints.
     enum CodingKeys: String, CodingKey {
         case added, updated, moved, returned, removed, unchanged, duplicates, failed, skipped, warnings, seconds
-        case bytesRead = "bytes_read"
+        case bytesRead = "bytes_read", albumsOff = "albums_off", removedFromAlbums = "removed_from_albums"
     }
 }
 
@@ -54,7 +58,14 @@ public final class Scanner {
         public var workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         /// Files per durable step: sidecars written, one file-system flush, one index transaction.
         public var batchSize = 256
+        /// Days an item waits in `Recently Deleted/` (`[trash] retention_days`).
+        public var trashRetentionDays = 30
         public init() {}
+        /// The defaults with what the library's `config.toml` says.
+        public init(settings: LibrarySettings) {
+            massDisappearanceShare = settings.massDisappearanceShare
+            trashRetentionDays = settings.trashRetentionDays
+        }
     }
 
     let library: Library
@@ -86,6 +97,8 @@ public final class Scanner {
             let found = sidecars.all { report.failed.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
             try index.load(found)
         }
+        // Recently Deleted first: a file that went there (or came back) is not a vanished one.
+        try recentlyDeleted().reconcile()
 
         let walked = try LibraryWalker(library: library).walk()
         report.skipped = walked.skipped
@@ -200,6 +213,11 @@ public final class Scanner {
             try regroupDuplicates()
             try pairLivePhotos()
         }
+        try rederiveIfOutdated()
+        let albums = try AlbumLinker(library: library, index: index).sync()
+        report.albumsOff = albums.off
+        report.removedFromAlbums = albums.removedByHand.count
+        report.warnings += albums.problems.map { FileProblem(path: AlbumLinker.folderName, reason: $0) }
         report.duplicates = try index.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE state = 'present' AND duplicate_of IS NOT NULL") ?? 0
         }
@@ -263,6 +281,7 @@ public final class Scanner {
         asset.inode = r.stat.inode
         asset.sha256 = r.sha256
         asset.metadata = r.metadata
+        asset.trash = nil
         refreshNameDerivedFields(&asset)
     }
 
@@ -279,6 +298,39 @@ public final class Scanner {
             asset.place = nil
         }
         asset.isUtility = asset.kind == .screenshot
+    }
+
+    func recentlyDeleted() -> RecentlyDeleted {
+        RecentlyDeleted(library: library, index: index, retentionDays: options.trashRetentionDays, now: now)
+    }
+
+    /// After assets changed state or place: duplicates and Live Photos regrouped, albums rewritten.
+    @discardableResult
+    func afterMembershipChange() throws -> AlbumSyncReport {
+        try regroupDuplicates()
+        try pairLivePhotos()
+        return try AlbumLinker(library: library, index: index).sync()
+    }
+
+    /// Bumped when the rules for name- and metadata-derived fields (kind, place, utility) change;
+    /// 2: places from the gazetteer.
+    static let derivationVersion = "2"
+
+    /// Assets indexed under older rules get today's kind and place, without reading their files.
+    func rederiveIfOutdated() throws {
+        guard try index.meta("derivation") != Scanner.derivationVersion else { return }
+        var changed: [Asset] = []
+        for var asset in try index.allAssets() {
+            let before = asset
+            refreshNameDerivedFields(&asset)
+            if asset != before { changed.append(asset) }
+            if changed.count >= options.batchSize {
+                try commit(changed)
+                changed.removeAll(keepingCapacity: true)
+            }
+        }
+        try commit(changed)
+        try index.setMeta("derivation", Scanner.derivationVersion)
     }
 
     /// Sidecars first (the truth), then one flush, then the index; a journal names the batch so a

@@ -55,7 +55,7 @@ struct Scan: ParsableCommand {
             let lock = try LibraryLock(library: library)
             defer { withExtendedLifetime(lock) {} }
             let index = try Index(library: library)
-            var scanOptions = Scanner.Options()
+            var scanOptions = Scanner.Options(settings: try LibrarySettings.load(library))
             scanOptions.allowMassRemoval = allowMassRemoval
             let bar = Terminal.ProgressBar(label: "Scanning")
             let report = try Scanner(library: library, index: index, options: scanOptions)
@@ -73,6 +73,10 @@ enum ScanOutput {
         }
         for p in r.failed { Terminal.problem(p) }
         for p in r.warnings { Terminal.problem(p, label: "warning: ") }
+        if let off = r.albumsOff { Terminal.message(off) }
+        if r.removedFromAlbums > 0 {
+            Terminal.message("\(r.removedFromAlbums) photo\(r.removedFromAlbums == 1 ? "" : "s") taken out of user albums: their links were deleted by hand")
+        }
         if verbose { for p in r.skipped { Terminal.problem(p, label: "skipped: ") } }
         guard !json else { return }
         var parts = ["\(r.added) added", "\(r.updated) updated", "\(r.moved) moved"]
@@ -101,7 +105,7 @@ struct Rebuild: ParsableCommand {
             let lock = try LibraryLock(library: library)
             defer { withExtendedLifetime(lock) {} }
             let bar = Terminal.ProgressBar(label: "Rebuilding")
-            let report = try library.rebuild { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
+            let report = try library.rebuild(options: Scanner.Options(settings: try LibrarySettings.load(library))) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
             bar.finish()
             for p in report.badSidecars { Terminal.problem(p) }
             if json {

@@ -15,7 +15,8 @@ struct Shoebox: ParsableCommand {
             that has .shoebox/. $SHOEBOX_NOW (ISO 8601) replaces the clock, for tests.
             """,
         version: "0.1.0",
-        subcommands: [Init.self, Scan.self, Watch.self, List.self, Show.self, Rebuild.self, Doctor.self]
+        subcommands: [Init.self, Scan.self, Watch.self, List.self, Show.self, Trash.self, Restore.self, Album.self,
+                      Rebuild.self, Doctor.self]
     )
 
     /// `shoebox --library PATH COMMAND …` is the documented spelling; ArgumentParser wants a

@@ -9,4 +9,12 @@
 /// Flushes the whole file system that holds `fd` (one flush for a batch of written files).
 int shoebox_syncfs(int fd);
 
+/// rename(2) that fails with EEXIST instead of replacing `to` (renameat2 RENAME_NOREPLACE):
+/// a restore or a trash move never overwrites a file.
+int shoebox_rename_noreplace(const char *from, const char *to);
+
+/// Swaps two paths atomically (renameat2 RENAME_EXCHANGE): an album folder is replaced by its
+/// rebuilt twin in one step, so a file manager never sees half an album.
+int shoebox_rename_exchange(const char *a, const char *b);
+
 #endif

@@ -1,0 +1,121 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An album a person made (`album create`, curation's "TO NAME …" albums): its members in
+/// order. The truth is `.shoebox/albums/<id>.json`; the folder `Albums/<name>/` shows it.
+public struct UserAlbum: Codable, Equatable, Sendable {
+    public static let currentSchema = 1
+    public var schema = UserAlbum.currentSchema
+    public var id: String
+    /// As the user wrote it.
+    public var name: String
+    /// Its folder under `Albums/` (`name` made safe).
+    public var folder: String
+    public var created: Date
+    /// In album order. Missing and trashed members keep their place and get no link until they return.
+    public var members: [AssetID]
+    /// The links as last written (name → asset): a link listed here that is gone from the folder
+    /// was deleted by hand, which takes its asset out of the album.
+    var linked: [String: AssetID] = [:]
+    /// Set while its folder is being rewritten: the folder may disagree with `linked` then, and
+    /// nothing is read into that.
+    var syncing = false
+    /// Set by `album delete` before its links go; the next sync finishes the deletion.
+    var deleting = false
+}
+
+/// The store of user albums.
+public struct UserAlbums: Sendable {
+    let library: Library
+    public init(library: Library) { self.library = library }
+
+    var folder: URL { library.stateFolder.appendingPathComponent("albums", isDirectory: true) }
+    func url(_ id: String) -> URL { folder.appendingPathComponent(id + ".json") }
+
+    /// Names a user album cannot have: the generated albums' folders.
+    public static func isReserved(_ folderName: String) -> Bool {
+        AlbumLinker.generatedRoots.contains { $0.caseInsensitiveCompare(folderName) == .orderedSame }
+            || folderName.hasPrefix(AlbumLinker.buildPrefix)
+    }
+
+    /// Every album, tombstones included; unreadable files are reported, not fatal.
+    func allIncludingDeleted(problem: (String) -> Void = { _ in }) -> [UserAlbum] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var out: [UserAlbum] = []
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            do {
+                let data = try Data(contentsOf: folder.appendingPathComponent(name))
+                let album = try ShoeboxJSON.makeDecoder().decode(UserAlbum.self, from: data)
+                guard album.schema <= UserAlbum.currentSchema else {
+                    problem(".shoebox/albums/\(name) has schema \(album.schema), newer than this Shoebox; upgrade Shoebox")
+                    continue
+                }
+                guard album.id + ".json" == name, !album.folder.isEmpty, !album.folder.contains("/"),
+                      album.folder == SafeName.folder(album.folder, fallback: "Album") else {
+                    problem(".shoebox/albums/\(name) does not match its name or has an unsafe folder; ignored")
+                    continue
+                }
+                out.append(album)
+            } catch {
+                problem(".shoebox/albums/\(name) is not valid: \(SidecarStore.describe(error))")
+            }
+        }
+        return out.sorted { ($0.created, $0.name) < ($1.created, $1.name) }
+    }
+
+    public func all(problem: (String) -> Void = { _ in }) -> [UserAlbum] {
+        allIncludingDeleted(problem: problem).filter { !$0.deleting }
+    }
+
+    /// The album called `name` (its name, else its folder; exact case first).
+    public func find(_ name: String) -> UserAlbum? {
+        let albums = all()
+        return albums.first { $0.name == name } ?? albums.first { $0.folder == name }
+            ?? albums.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    func save(_ album: UserAlbum) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let data = try ShoeboxJSON.makeEncoder(pretty: true).encode(album)
+        try AtomicFile.write(data, to: url(album.id), sync: true)
+    }
+
+    func erase(_ album: UserAlbum) {
+        unlink(url(album.id).path)
+        AtomicFile.syncDirectory(folder.path)
+    }
+
+    /// A new album; fails if its name or folder is taken or reserved.
+    func create(name: String, members: [AssetID], now: Date) throws -> UserAlbum {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ShoeboxError(.invalidArgument, "an album needs a name") }
+        let folderName = SafeName.folder(trimmed, fallback: "Album")
+        if UserAlbums.isReserved(folderName) {
+            throw ShoeboxError(.invalidArgument, "\"\(folderName)\" is the folder of Shoebox's generated albums; choose another name")
+        }
+        if let other = allIncludingDeleted().first(where: { $0.folder == folderName || $0.name == trimmed }) {
+            throw ShoeboxError(.invalidArgument, "an album \"\(other.name)\" already exists (Albums/\(other.folder)); use `album add`")
+        }
+        var st = stat()
+        if lstat(library.root.path + "/Albums/" + folderName, &st) == 0 {
+            throw ShoeboxError(.invalidArgument, "Albums/\(folderName) already exists and is not a Shoebox album; move it away or choose another name")
+        }
+        var unique: [AssetID] = []
+        var seen = Set<AssetID>()
+        for m in members where seen.insert(m).inserted { unique.append(m) }
+        let album = UserAlbum(id: AssetID().rawValue, name: trimmed, folder: folderName,
+                              created: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), members: unique)
+        try save(album)
+        return album
+    }
+
+    /// Purged assets leave every album.
+    func forget(_ ids: Set<AssetID>) throws {
+        for var album in allIncludingDeleted() where album.members.contains(where: ids.contains) {
+            album.members.removeAll(where: ids.contains)
+            try save(album)
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import ArgumentParser
+import Foundation
+import PhotoLibrary
+
+struct Album: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Albums: folders of relative links under Albums/ that any file manager shows.",
+        discussion: """
+            Generated albums follow the library: Years/<yyyy>, Places/<City, Country>, People/<Name>, \
+            Screenshots, Videos. User albums are yours: `album create NAME ID…`. Link names start \
+            with the position, so a file manager's name order is the album's order. Deleting a link \
+            by hand takes that photo out of a user album; deleting an album deletes links only.
+            """,
+        subcommands: [AlbumList.self, AlbumShow.self, AlbumCreate.self, AlbumAdd.self, AlbumRemove.self,
+                      AlbumOrder.self, AlbumDelete.self])
+}
+
+struct AlbumSummaryJSON: Encodable {
+    var id: String?
+    var name: String
+    var kind: String
+    var path: String
+    var count: Int
+}
+
+struct AlbumEntryJSON: Encodable {
+    var position: Int
+    var link: String
+    var id: String
+    var path: String
+}
+
+struct AlbumJSON: Encodable {
+    var id: String?
+    var name: String
+    var kind: String
+    var path: String
+    var count: Int
+    var entries: [AlbumEntryJSON]
+
+    init(_ a: AlbumFolder) {
+        id = a.albumID
+        name = a.title
+        kind = a.kind.rawValue
+        path = AlbumLinker.folderName + "/" + a.path
+        count = a.entries.count
+        entries = a.entries.map { AlbumEntryJSON(position: $0.position, link: $0.linkName, id: $0.id.rawValue, path: $0.assetPath) }
+    }
+}
+
+/// Says what the album sync could not do; albums switched off are one line, not an error.
+func reportAlbumSync(_ r: AlbumSyncReport) {
+    if let off = r.off { Terminal.message(off) }
+    for p in r.problems { Terminal.error(p) }
+    for (album, id) in r.removedByHand { Terminal.message("took \(id) out of \"\(album)\": its link was deleted by hand") }
+}
+
+struct AlbumList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List user and generated albums.")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Flag(help: "Print one JSON array: id (user albums), name, kind, path, count.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let library = try options.open()
+            let index = try Index(library: library)
+            let albums = try AlbumLinker(library: library, index: index).desired()
+            if json {
+                try Terminal.json(albums.map {
+                    AlbumSummaryJSON(id: $0.albumID, name: $0.title, kind: $0.kind.rawValue,
+                                     path: AlbumLinker.folderName + "/" + $0.path, count: $0.entries.count)
+                })
+                return
+            }
+            if albums.isEmpty {
+                Terminal.message("No albums yet; `shoebox scan` makes the generated ones, `shoebox album create NAME ID…` yours.")
+                return
+            }
+            Terminal.out(albums.map { a in
+                "\(String(a.entries.count).leftPadded(6))  \(a.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(displayPath(AlbumLinker.folderName + "/" + a.path))"
+            }.joined(separator: "\n"))
+        }
+    }
+}
+
+struct AlbumShow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show an album's photos in order (a user album's name, or e.g. Years/2024).")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Argument(help: "The album.")
+    var name: String
+
+    @Flag(help: "Print the album as JSON.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let library = try options.open()
+            let index = try Index(library: library)
+            let album = try AlbumLinker(library: library, index: index).find(name)
+            if json {
+                try Terminal.json(AlbumJSON(album))
+                return
+            }
+            Terminal.message("\(displayPath(AlbumLinker.folderName + "/" + album.path)) — \(album.entries.count) item\(album.entries.count == 1 ? "" : "s")")
+            if !album.entries.isEmpty {
+                Terminal.out(album.entries.map { "\(String($0.id.rawValue.prefix(13)))  \(displayPath($0.linkName))  → \(displayPath($0.assetPath))" }
+                    .joined(separator: "\n"))
+            }
+        }
+    }
+}
+
+/// `NAME ID…` arguments of the commands that change a user album.
+struct AlbumMembers: ParsableArguments {
+    @Argument(help: "The album's name.")
+    var name: String
+
+    @Argument(help: "Ids, id prefixes or paths.")
+    var assets: [String] = []
+}
+
+struct AlbumCreate: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a user album, with photos in the order given.")
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var members: AlbumMembers
+
+    @Flag(help: "Print the album (with its id) as JSON.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let w = try WritableLibrary(options)
+            let ids = try w.resolve(members.assets).map(\.id)
+            let linker = AlbumLinker(library: w.library, index: w.index)
+            let (album, report) = try linker.create(name: members.name, ids: ids)
+            reportAlbumSync(report)
+            let shown = try linker.find(album.name)
+            if json {
+                try Terminal.json(AlbumJSON(shown))
+            } else {
+                Terminal.out("Created the album \"\(album.name)\" (\(shown.entries.count) item\(shown.entries.count == 1 ? "" : "s")): \(displayPath(AlbumLinker.folderName + "/" + album.folder))")
+            }
+        }
+    }
+}
+
+struct AlbumAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add photos to the end of a user album.")
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var members: AlbumMembers
+
+    @Flag(help: "Print the album as JSON.")
+    var json = false
+
+    func validate() throws {
+        if members.assets.isEmpty { throw ValidationError("name at least one photo to add") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let w = try WritableLibrary(options)
+            let ids = try w.resolve(members.assets).map(\.id)
+            let linker = AlbumLinker(library: w.library, index: w.index)
+            let (album, added, report) = try linker.add(to: members.name, ids: ids)
+            reportAlbumSync(report)
+            if json {
+                try Terminal.json(AlbumJSON(try linker.find(album.name)))
+            } else {
+                Terminal.out("Added \(added) to \"\(album.name)\"" + (added < ids.count ? " (\(ids.count - added) already in it)" : "") + ".")
+            }
+        }
+    }
+}
+
+struct AlbumRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take photos out of a user album (the files stay).")
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var members: AlbumMembers
+
+    func validate() throws {
+        if members.assets.isEmpty { throw ValidationError("name at least one photo to take out") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let w = try WritableLibrary(options)
+            let ids = try w.resolve(members.assets).map(\.id)
+            let (album, removed, report) = try AlbumLinker(library: w.library, index: w.index).remove(from: members.name, ids: ids)
+            reportAlbumSync(report)
+            Terminal.out("Took \(removed) out of \"\(album.name)\".")
+        }
+    }
+}
+
+struct AlbumOrder: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "order", abstract: "Put photos first in a user album, in the order given (the rest follow as they were).")
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var members: AlbumMembers
+
+    func validate() throws {
+        if members.assets.isEmpty { throw ValidationError("name the photos to put first") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let w = try WritableLibrary(options)
+            let ids = try w.resolve(members.assets).map(\.id)
+            let (album, report) = try AlbumLinker(library: w.library, index: w.index).order(members.name, first: ids)
+            reportAlbumSync(report)
+            Terminal.out("Reordered \"\(album.name)\".")
+        }
+    }
+}
+
+struct AlbumDelete: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a user album: its links only, never a photo.")
+
+    @OptionGroup var options: LibraryOptions
+
+    @Argument(help: "The album's name.")
+    var name: String
+
+    func run() throws {
+        try reportingErrors {
+            let w = try WritableLibrary(options)
+            let (album, report) = try AlbumLinker(library: w.library, index: w.index).delete(name)
+            reportAlbumSync(report)
+            Terminal.out("Deleted the album \"\(album.name)\" (\(album.members.count) link\(album.members.count == 1 ? "" : "s"); no photo was touched).")
+        }
+    }
+}
