@@ -38,6 +38,7 @@ struct Shoebox: ParsableCommand {
 
     static func movingGlobalOptions(_ args: [String]) -> [String] {
         var globals: [String] = []
+        var words: [String] = []
         var rest = args[...]
         while let first = rest.first {
             if first == "--library", rest.count >= 2 {
@@ -46,24 +47,26 @@ struct Shoebox: ParsableCommand {
             } else if first.hasPrefix("--library=") {
                 globals.append(first)
                 rest = rest.dropFirst()
+            } else if words.isEmpty, !first.hasPrefix("-") {
+                words.append(first)
+                rest = rest.dropFirst()
+            } else if let group = words.last.flatMap({ Self.nestedCommands[$0] }), words.count == 1, group.contains(first) {
+                // Nested commands (`trash list`, `album create`) keep their words together.
+                words.append(first)
+                rest = rest.dropFirst()
             } else {
                 break
             }
         }
-        guard !globals.isEmpty, let command = rest.first else { return args }
-        // Nested commands (`trash list`, `album create`) keep their own words together.
-        var words = [command]
-        rest = rest.dropFirst()
-        while let w = rest.first, !w.hasPrefix("-"), Self.nestedCommandWords.contains(words.joined(separator: " ")) {
-            words.append(w)
-            rest = rest.dropFirst()
-        }
+        guard !globals.isEmpty, !words.isEmpty else { return args }
         return words + globals + rest
     }
 
-    /// Commands whose next word is a subcommand name.
-    static let nestedCommandWords: Set<String> = ["trash", "album", "curate", "compose", "people", "cache", "memories",
-                                                  "tidy", "tracker"]
+    /// Commands whose next word may be a subcommand name, with those names.
+    static let nestedCommands: [String: Set<String>] = [
+        "trash": ["put", "list", "purge"],
+        "album": ["list", "show", "create", "add", "remove", "order", "delete"],
+    ]
 }
 
 /// `--library` and `--json`, accepted by every command that works on a library.

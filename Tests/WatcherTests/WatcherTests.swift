@@ -61,6 +61,42 @@ struct WatcherTests {
         #expect(try w.id("restored.jpg") == id)
     }
 
+    @Test func trashAndRestoreWhileWatchingKeepIdsAndAlbums() throws {
+        let w = try Watched.start()
+        defer { w.stop() }
+        let (a, b) = (w.sampleJPEGs[0], w.sampleJPEGs[1])
+        let (idA, idB) = (try #require(try w.id(a)), try #require(try w.id(b)))
+        #expect(try w.cli.run(["album", "create", "Pair", idA, idB]).status == 0)
+        // `shoebox trash` while the watcher runs: the watcher does not count it as a removal.
+        #expect(try w.cli.run(["trash", a]).status == 0)
+        try w.waitUntilIndexEqualsDisk()
+        #expect(try w.danglingLinks().isEmpty)
+        // Dragged back out of Recently Deleted/files/ with a file manager: restored, same id,
+        // back in its album; the .trashinfo goes.
+        let name = try #require((try w.cli.json(["trash", "list"]) as? [[String: Any]])?.first?["name"] as? String)
+        try w.rename("Recently Deleted/files/" + name, "Dragged back/" + name)
+        try w.waitUntilIndexEqualsDisk()
+        #expect(try w.id("Dragged back/" + name) == idA)
+        try w.waitForLog("restored Dragged back/\(name) from Recently Deleted")
+        #expect(!FileManager.default.fileExists(atPath: w.url("Recently Deleted/info/\(name).trashinfo").path))
+        let pair = try w.cli.json(["album", "show", "Pair"]) as? [String: Any] ?? [:]
+        #expect((pair["entries"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } == ["Dragged back/" + name, b])
+        // Dragged into Recently Deleted/files/ by hand: trashed, with the .trashinfo the file
+        // manager did not write, and out of the album.
+        let nameB = (b as NSString).lastPathComponent
+        try w.rename(b, "Recently Deleted/files/" + nameB)
+        try w.waitForLog("moved to Recently Deleted by hand: \(b)")
+        let items = try w.cli.json(["trash", "list"]) as? [[String: Any]] ?? []
+        #expect(items.contains { $0["id"] as? String == idB && $0["original_path"] as? String == b })
+        #expect(try w.danglingLinks().isEmpty)
+        // `shoebox restore` while watching: back at its path, once.
+        #expect(try w.cli.run(["restore", idB]).status == 0)
+        try w.waitUntilIndexEqualsDisk()
+        #expect(try w.id(b) == idB)
+        #expect(try w.danglingLinks().isEmpty)
+        #expect(!w.log.contains("added \(b)"))
+    }
+
     @Test func slowWriterIsIndexedOnceComplete() throws {
         let w = try Watched.start()
         defer { w.stop() }
@@ -285,6 +321,11 @@ final class Watched {
     }
 
     func id(_ path: String) throws -> String? { try cli.assetsByPath()[path]?["id"] as? String }
+
+    /// `find -xtype l`: links under the library that lead nowhere.
+    func danglingLinks() throws -> [String] {
+        try TestRoll.run("/usr/bin/find", [root.path, "-xtype", "l"]).stdout.split(separator: "\n").map(String.init)
+    }
 
     /// Media files on disk that Shoebox indexes (not hidden, not reserved, not temporary).
     func diskMedia() -> Set<String> {
