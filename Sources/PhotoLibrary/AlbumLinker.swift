@@ -93,6 +93,7 @@ public struct AlbumLinker {
     /// Generated albums, in capture order. Duplicates and the video halves of Live Photos are
     /// left out (the photo stands for its Live Photo).
     func generated() throws -> [AlbumFolder] {
+        let decoder = JSONDecoder()
         let rows: [Row] = try index.read { db in
             try GRDB.Row.fetchAll(db, sql: """
                 SELECT id, path, year, kind, city, country, persons FROM asset
@@ -101,7 +102,8 @@ public struct AlbumLinker {
                 """).map { r in
                 let city: String? = r[4], country: String? = r[5]
                 let personsJSON: String = r[6]
-                let persons = (try? JSONDecoder().decode([String].self, from: Data(personsJSON.utf8))) ?? []
+                // Most photos name nobody: skip the decoder for "[]".
+                let persons = personsJSON == "[]" ? [] : (try? decoder.decode([String].self, from: Data(personsJSON.utf8))) ?? []
                 return Row(id: AssetID(trusted: r[0]), path: r[1], year: r[2], kind: AssetKind(rawValue: r[3]) ?? .photo,
                            place: (city == nil && country == nil) ? nil : Place(city: city, country: country), persons: persons)
             }
@@ -112,13 +114,20 @@ public struct AlbumLinker {
             if groups[path] == nil { groups[path] = (kind, title, []); order.append(path) }
             if groups[path]!.rows.last?.id != row.id { groups[path]!.rows.append(row) }
         }
+        // Folder names are cleaned once per name, not once per photo.
+        var placeFolders: [String: String] = [:]
+        var personFolders: [String: String] = [:]
         for r in rows {
             if let y = r.year { add("Years/\(y)", .year, String(y), r) }
             if let label = r.place?.label, !label.isEmpty {
-                add("Places/" + SafeName.folder(label, fallback: "Unknown place"), .place, label, r)
+                let folder = placeFolders[label] ?? "Places/" + SafeName.folder(label, fallback: "Unknown place")
+                placeFolders[label] = folder
+                add(folder, .place, label, r)
             }
             for p in r.persons {
-                add("People/" + SafeName.folder(p, fallback: "Unnamed"), .person, p, r)
+                let folder = personFolders[p] ?? "People/" + SafeName.folder(p, fallback: "Unnamed")
+                personFolders[p] = folder
+                add(folder, .person, p, r)
             }
             if r.kind == .screenshot { add("Screenshots", .screenshots, "Screenshots", r) }
             if r.kind == .video { add("Videos", .videos, "Videos", r) }
@@ -141,11 +150,12 @@ public struct AlbumLinker {
         var names = Set<String>()
         var entries: [AlbumFolder.Entry] = []
         for (i, m) in members.enumerated() {
-            var name = SafeName.link(position: i + 1, width: width, fileName: (m.1 as NSString).lastPathComponent)
+            let fileName = m.1.lastIndex(of: "/").map { String(m.1[m.1.index(after: $0)...]) } ?? m.1
+            var name = SafeName.link(position: i + 1, width: width, fileName: fileName)
             // Positions make names unique; this only guards against a name cut short to 255 bytes.
             var n = 2
             while !names.insert(name).inserted {
-                name = SafeName.link(position: i + 1, width: width, fileName: "\(n) " + (m.1 as NSString).lastPathComponent)
+                name = SafeName.link(position: i + 1, width: width, fileName: "\(n) " + fileName)
                 n += 1
             }
             entries.append(.init(position: i + 1, linkName: name, target: up + m.1, id: m.0, assetPath: m.1))

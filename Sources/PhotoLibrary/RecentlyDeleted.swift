@@ -401,10 +401,26 @@ public final class RecentlyDeleted {
         // content, same id), or a purge that stopped half-way.
         var trashedByName: [String: Asset] = [:]
         for a in try index.assets(state: .trashed) {
-            guard let record = a.trash, files.contains(record.name), infos.contains(record.name) else {
-                if let record = a.trash, isExpired(record.deletedAt) {
+            if let record = a.trash, files.contains(record.name), !infos.contains(record.name) {
+                // Its .trashinfo was deleted (by hand, or by a tool): the index still knows what it said.
+                let info = TrashInfo(path: a.path, deletionDate: record.deletedAt)
+                try AtomicFile.write(Data(info.render().utf8), to: URL(fileURLWithPath: infoPath(record.name)))
+                trashedByName[record.name] = a
+                continue
+            }
+            guard let record = a.trash, files.contains(record.name) else {
+                var st = stat()
+                if lstat(library.url(for: a.path).path, &st) == 0, UInt64(st.st_ino) == a.inode, (st.st_mode & S_IFMT) == S_IFREG {
+                    // A restore that stopped after its move: the file is back at its path.
+                    var m = a
+                    m.state = .present
+                    m.trash = nil
+                    changed.append(m)
+                } else if let record = a.trash, isExpired(record.deletedAt) {
+                    // A purge that stopped after deleting the file.
                     forget.append(a.id)
                 } else {
+                    // Dragged out of the trash somewhere: the scan finds it by content, same id.
                     var m = a
                     m.state = .missing
                     m.trash = nil
@@ -413,6 +429,13 @@ public final class RecentlyDeleted {
                 continue
             }
             trashedByName[record.name] = a
+            // The .trashinfo is the truth about when it was deleted (a user or a tool may edit it).
+            if let info = try? readInfo(record.name),
+               Int64(info.deletionDate.timeIntervalSince1970) != Int64(record.deletedAt.timeIntervalSince1970) {
+                var m = a
+                m.trash?.deletedAt = info.deletionDate
+                changed.append(m)
+            }
         }
 
         // Files in the trash that no trashed asset claims: a trash interrupted after its move, or a

@@ -26,6 +26,15 @@ public enum SafeName {
     public static func positionWidth(for count: Int) -> Int { max(3, String(max(count, 1)).count) }
 
     static func clean(_ raw: String, keepExtension: Bool, fallback: String, budget: Int = maximumBytes) -> String {
+        // Nearly every camera file name is already safe: printable ASCII (NFC by definition),
+        // no "/", no leading dot or space, no trailing or doubled space, short enough.
+        let bytes = raw.utf8
+        if !bytes.isEmpty, bytes.count <= budget, bytes.first != UInt8(ascii: "."), bytes.first != UInt8(ascii: " "),
+           bytes.last != UInt8(ascii: " "),
+           bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }),
+           !raw.contains("  ") {
+            return raw
+        }
         var out = ""
         var lastWasSpace = true
         for scalar in raw.precomposedStringWithCanonicalMapping.unicodeScalars {
