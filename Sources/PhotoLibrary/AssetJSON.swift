@@ -35,6 +35,9 @@ public struct AssetJSON: Encodable, Sendable {
     var duration: Double?
     var mtime: String
     var first_seen: String
+    /// Trashed assets: the name in `Recently Deleted/files/` and when it went there.
+    var trash_name: String?
+    var deletion_date: String?
 
     public init(_ a: Asset, liveVideo: String?) {
         id = a.id.rawValue
@@ -64,13 +67,15 @@ public struct AssetJSON: Encodable, Sendable {
         duration = a.metadata.duration
         mtime = ShoeboxClock.localISO8601(Date(timeIntervalSince1970: Double(a.mtimeNS) / 1e9))
         first_seen = ShoeboxClock.localISO8601(a.firstSeen)
+        trash_name = a.trash?.name
+        deletion_date = a.trash.map { ShoeboxClock.localISO8601($0.deletedAt) }
     }
 
     // Explicit nulls: scripts can rely on every field being present.
     enum CodingKeys: String, CodingKey {
         case id, path, kind, format, size, width, height, taken_at, taken_at_source, year, gps, place, persons, faces
         case score, is_utility, sha256, similar_group, duplicate_of, live_video, state, orientation, make, model
-        case duration, mtime, first_seen
+        case duration, mtime, first_seen, trash_name, deletion_date
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -102,5 +107,7 @@ public struct AssetJSON: Encodable, Sendable {
         try c.encode(duration, forKey: .duration)
         try c.encode(mtime, forKey: .mtime)
         try c.encode(first_seen, forKey: .first_seen)
+        try c.encode(trash_name, forKey: .trash_name)
+        try c.encode(deletion_date, forKey: .deletion_date)
     }
 }

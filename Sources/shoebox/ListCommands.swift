@@ -125,6 +125,9 @@ struct Show: ParsableCommand {
             let camera = [a.metadata.make, a.metadata.model].compactMap { $0 }.joined(separator: " ")
             if !camera.isEmpty { rows.append(("camera", camera)) }
             if let d = a.metadata.duration { rows.append(("duration", String(format: "%.1f s", d))) }
+            if let t = a.trash {
+                rows.append(("trashed", "\(RecentlyDeleted.folderName)/files/\(t.name) since \(ShoeboxClock.localISO8601(t.deletedAt))"))
+            }
             rows.append(("size", "\(formatBytes(a.size)) (\(a.size) bytes)"))
             rows.append(("sha256", a.sha256))
             if let d = a.duplicateOf { rows.append(("duplicate of", d.rawValue)) }
