@@ -198,6 +198,37 @@ import Glibc
         #expect((try cli.json(["trash", "list"]) as? [[String: Any]] ?? []).isEmpty)
     }
 
+    @Test func draggingFilesInAndOutOfTheTrashWithNothingRunning() throws {
+        let made = try Self.roll()
+        let cli = try ShoeboxCLI.scanned(made)
+        let photos = made.entries.filter { $0.kind == "photo" && $0.live_video == nil && $0.duplicate_of == nil }.map(\.path)
+        let listed = try cli.assetsByPath()
+        let (a, b) = (photos[1], photos[3])
+        #expect(try cli.run(["trash", a]).status == 0)
+        let name = try #require((try cli.json(["trash", "list"]) as? [[String: Any]])?.first?["name"] as? String)
+        // Out of files/ into another folder with a file manager; then a scan: same id, no leftover .trashinfo.
+        try FileManager.default.createDirectory(at: made.root.appendingPathComponent("Back"), withIntermediateDirectories: true)
+        #expect(rename(made.root.appendingPathComponent("Recently Deleted/files/" + name).path,
+                       made.root.appendingPathComponent("Back/" + name).path) == 0)
+        #expect(try cli.run(["scan"]).status == 0)
+        #expect(try cli.assetsByPath()["Back/" + name]?["id"] as? String == listed[a]?["id"] as? String)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: made.root.appendingPathComponent("Recently Deleted/info").path).isEmpty)
+        // Into files/ by hand: trashed at the next scan, with a .trashinfo naming where it was.
+        let nameB = (b as NSString).lastPathComponent
+        #expect(rename(made.root.appendingPathComponent(b).path, made.root.appendingPathComponent("Recently Deleted/files/" + nameB).path) == 0)
+        #expect(try cli.run(["scan"]).status == 0)
+        let items = try cli.json(["trash", "list"]) as? [[String: Any]] ?? []
+        #expect(items.count == 1 && items.first?["id"] as? String == listed[b]?["id"] as? String && items.first?["original_path"] as? String == b)
+        #expect(try Links.dangling(in: made.root).isEmpty)
+        #expect(try cli.run(["doctor"]).status == 0)
+        // The .trashinfo deleted by hand is written again from what the index knows.
+        try FileManager.default.removeItem(at: made.root.appendingPathComponent("Recently Deleted/info/\(nameB).trashinfo"))
+        #expect(try cli.run(["scan"]).status == 0)
+        #expect((try cli.json(["trash", "list"]) as? [[String: Any]] ?? []).first?["original_path"] as? String == b)
+        #expect(try cli.run(["restore", nameB]).status == 0)
+        #expect(try cli.assetsByPath()[b]?["id"] as? String == listed[b]?["id"] as? String)
+    }
+
     @Test func badReferencesAreOneLineErrors() throws {
         let made = try Self.roll()
         let cli = try ShoeboxCLI.scanned(made)
