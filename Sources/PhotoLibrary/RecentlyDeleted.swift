@@ -455,6 +455,12 @@ public final class RecentlyDeleted {
             var deleted = now
             if infos.contains(name), let info = try? readInfo(name) {
                 deleted = info.deletionDate
+                if info.path != a.path {
+                    // Another tool's idea of the original path (trash-cli writes it relative to the
+                    // mount point, not to the folder that holds the trash): the index knows better.
+                    try AtomicFile.write(Data(TrashInfo(path: a.path, deletionDate: deleted).render().utf8),
+                                         to: URL(fileURLWithPath: infoPath(name)))
+                }
             } else {
                 // Dragged in by hand: write the info file the file manager did not.
                 let info = TrashInfo(path: a.path, deletionDate: now)

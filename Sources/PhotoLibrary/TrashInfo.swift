@@ -147,6 +147,9 @@ public struct TrashInfo: Equatable, Sendable {
         }
         guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2), let sec = num(17, 2),
               (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, sec < 61, y >= 1970, y < 10000 else { return nil }
+        // mktime/timegm would quietly make February 30 into March 2.
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        guard d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1] else { return nil }
         var rest = u[19...]
         if rest.first == UInt8(ascii: ".") {
             rest = rest.dropFirst()
