@@ -41,6 +41,30 @@ struct FileProbe {
                                                     "db", "ini", "log", "csv", "doc", "docx", "zip", "pp3", "dop",
                                                     "on1", "lrv", "srt", "gpx"]
 
+    /// `knownOtherExtensions.contains((path as NSString).pathExtension.lowercased())`, without
+    /// NSString for the usual name: a dot inside the last component, then 1–4 ASCII letters or
+    /// digits ("IMG_0412.HEIC"). Anything else is left to NSString.
+    static func isKnownOther(_ path: String) -> Bool {
+        let fast = path.utf8.withContiguousStorageIfAvailable { u -> Bool? in
+            var i = u.count - 1
+            while i >= 0, u.count - 1 - i <= 4 {
+                let c = u[i]
+                if c == UInt8(ascii: ".") {
+                    let length = u.count - 1 - i
+                    guard length >= 1, i > 0, u[i - 1] != UInt8(ascii: "/") else { return nil }
+                    var ext = ""
+                    for b in u[(i + 1)...] { ext.unicodeScalars.append(Unicode.Scalar(b >= 65 && b <= 90 ? b + 32 : b)) }
+                    return knownOtherExtensions.contains(ext)
+                }
+                guard (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) else { return nil }
+                i -= 1
+            }
+            return nil
+        }
+        if let fast, let known = fast { return known }
+        return knownOtherExtensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
     let library: Library
     let now: Date
 

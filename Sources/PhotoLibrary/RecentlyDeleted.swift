@@ -358,8 +358,12 @@ public final class RecentlyDeleted {
     /// Assets whose files were purged: index rows, sidecars and album memberships go.
     func forget(_ ids: [AssetID]) throws {
         guard !ids.isEmpty else { return }
-        try index.delete(ids)
+        // Sidecars first: a kill between the two leaves index rows without sidecars, which the
+        // next reconcile finishes (or, not expired, records as missing with a sidecar again);
+        // the other order would leave sidecars that nothing in the index claims, for good.
         for id in ids { unlink(library.sidecarURL(for: id).path) }
+        AtomicFile.syncDirectory(library.sidecarFolder.path)
+        try index.delete(ids)
         try UserAlbums(library: library).forget(Set(ids))
     }
 
@@ -388,6 +392,8 @@ public final class RecentlyDeleted {
         var result = Reconciled()
         let files = Set(directoryNames(filesFolder))
         let infos = Set(infoNames())
+        // Info files may have to be written below: `info/` may be gone (deleted by hand or by a tool).
+        if !files.isEmpty { try makeFolders() }
         var changed: [Asset] = []
         var forget: [AssetID] = []
 
@@ -441,17 +447,28 @@ public final class RecentlyDeleted {
         // Files in the trash that no trashed asset claims: a trash interrupted after its move, or a
         // file dragged in by hand (then without an info file). Matched by inode to the asset that
         // was at the original path.
-        var candidatesByInode: [UInt64: Asset] = [:]
+        // Several assets may name one inode: a missing asset keeps the inode its file had, and the
+        // file system gives freed inodes to new files. Present ones first (their inodes are current),
+        // then an exact mtime (a move keeps it), then any of the same size.
+        var candidatesByInode: [UInt64: [Asset]] = [:]
+        var loaded = false
         for name in files where trashedByName[name] == nil {
             var st = stat()
             guard lstat(filePath(name), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
-            if candidatesByInode.isEmpty {
-                for a in try index.assets(state: .present) + index.assets(state: .missing) { candidatesByInode[a.inode] = a }
+            if !loaded {
+                for a in try index.assets(state: .present) + index.assets(state: .missing) { candidatesByInode[a.inode, default: []].append(a) }
+                loaded = true
             }
-            guard var a = candidatesByInode[UInt64(st.st_ino)], a.size == Int64(st.st_size) else { continue }
-            // The asset's own file is still in the library: this is a copy, not it.
-            var here = stat()
-            if a.state == .present, lstat(library.url(for: a.path).path, &here) == 0, here.st_ino == st.st_ino { continue }
+            let inode = UInt64(st.st_ino)
+            let candidates = (candidatesByInode[inode] ?? []).filter { c in
+                guard c.size == Int64(st.st_size) else { return false }
+                // The asset's own file is still in the library: this is a copy, not it.
+                var here = stat()
+                return !(c.state == .present && lstat(library.url(for: c.path).path, &here) == 0 && UInt64(here.st_ino) == inode)
+            }
+            let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            guard var a = candidates.first(where: { $0.state == .present }) ?? candidates.first(where: { $0.mtimeNS == mtime })
+                    ?? candidates.first else { continue }
             var deleted = now
             if infos.contains(name), let info = try? readInfo(name) {
                 deleted = info.deletionDate
@@ -466,7 +483,7 @@ public final class RecentlyDeleted {
                 let info = TrashInfo(path: a.path, deletionDate: now)
                 try AtomicFile.write(Data(info.render().utf8), to: URL(fileURLWithPath: infoPath(name)))
             }
-            candidatesByInode[a.inode] = nil
+            candidatesByInode[inode]?.removeAll { $0.id == a.id }
             a.state = .trashed
             a.trash = TrashRecord(name: name, deletedAt: Date(timeIntervalSince1970: deleted.timeIntervalSince1970.rounded(.down)))
             changed.append(a)

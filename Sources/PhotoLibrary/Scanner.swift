@@ -97,12 +97,14 @@ public final class Scanner {
             let found = sidecars.all { report.failed.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
             try index.load(found)
         }
-        // Recently Deleted first: a file that went there (or came back) is not a vanished one.
-        try recentlyDeleted().reconcile()
-
         let walked = try LibraryWalker(library: library).walk()
         report.skipped = walked.skipped
         report.failed = walked.problems
+        // Recently Deleted before the index is read, and after the walk: a file that went there (or
+        // came back) is not a vanished one, and a file dragged out of it while the walk ran is seen
+        // leaving (then found by its content, same id) before the walk's view of it is used — never
+        // taken for new content while its asset still counts as trashed.
+        try recentlyDeleted().reconcile()
 
         let records = try index.fileRecords()
         var presentByPath: [String: Index.FileRecord] = [:]
@@ -122,7 +124,7 @@ public final class Scanner {
         onDisk.reserveCapacity(walked.files.count)
         var toRead: [LibraryWalker.Entry] = []
         for e in walked.files {
-            if FileProbe.knownOtherExtensions.contains((e.path as NSString).pathExtension.lowercased()) { continue }
+            if FileProbe.isKnownOther(e.path) { continue }
             onDisk.insert(e.path)
             if let r = presentByPath[e.path], r.size == e.stat.size, r.mtimeNS == e.stat.mtimeNS, r.inode == e.stat.inode {
                 report.unchanged += 1
