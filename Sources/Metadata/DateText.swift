@@ -68,10 +68,14 @@ struct TextScanner {
         return v
     }
 
-    /// One to `max` digits; the count read is returned too.
+    /// One to `max` digits; the count read is returned too. The value saturates at Int.max
+    /// (a run of 19 or more digits, as a file name may have, would overflow).
     mutating func digitRun(max: Int) -> (value: Int, count: Int)? {
         var v = 0, n = 0
-        while n < max, let c = peek, c >= 48, c <= 57 { v = v * 10 + Int(c - 48); n += 1; i += 1 }
+        while n < max, let c = peek, c >= 48, c <= 57 {
+            v = v <= (Int.max - 9) / 10 ? v * 10 + Int(c - 48) : Int.max
+            n += 1; i += 1
+        }
         return n == 0 ? nil : (v, n)
     }
 

@@ -164,6 +164,9 @@ final class HEIFContext {
             Unmanaged<Stream>.fromOpaque(ud!).takeUnretainedValue().position
         }
         reader.pointee.read = { data, size, ud in
+            // An empty item is read with a NULL buffer; failing that read trips an assert(), an
+            // abort of the whole process, in libheif 1.15 (found by Fuzz/run).
+            guard size > 0 else { return 0 }
             guard let data, size <= Int.max else { return -1 }
             return Unmanaged<Stream>.fromOpaque(ud!).takeUnretainedValue().read(into: data, size: size) ? 0 : -1
         }
@@ -203,8 +206,17 @@ final class HEIFContext {
     }
 
     static func describe(_ err: heif_error) -> String {
-        let text = err.message.map { String(cString: $0) } ?? "unknown libheif error"
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ").lowercased()
+        oneLine(err.message.map { String(cString: $0) } ?? "unknown libheif error")
+    }
+
+    /// libheif quotes file bytes in its messages ("item construction method \u{2}"): newlines
+    /// become spaces and other control characters "?", so the scan's message stays one printable
+    /// line (found by Fuzz/run).
+    static func oneLine(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").lowercased()
+        return String(String.UnicodeScalarView(line.unicodeScalars.map {
+            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0
+        }))
     }
 }
 

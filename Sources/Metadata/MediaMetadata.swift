@@ -42,14 +42,34 @@ public struct CaptureDate: Codable, Equatable, Sendable {
         var t = time_t(seconds)
         var tm = tm()
         gmtime_r(&t, &tm)
-        var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
-                       Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
-        if millis != 0 { s += String(format: ".%03d", millis) }
+        // What String(format: "%04d-%02d-%02dT%02d:%02d:%02d") writes, without its cost (a listing calls this per row).
+        var b: [UInt8] = []
+        b.reserveCapacity(29)
+        CaptureDate.append(Int(tm.tm_year) + 1900, width: 4, to: &b); b.append(UInt8(ascii: "-"))
+        CaptureDate.append(Int(tm.tm_mon) + 1, width: 2, to: &b); b.append(UInt8(ascii: "-"))
+        CaptureDate.append(Int(tm.tm_mday), width: 2, to: &b); b.append(UInt8(ascii: "T"))
+        CaptureDate.append(Int(tm.tm_hour), width: 2, to: &b); b.append(UInt8(ascii: ":"))
+        CaptureDate.append(Int(tm.tm_min), width: 2, to: &b); b.append(UInt8(ascii: ":"))
+        CaptureDate.append(Int(tm.tm_sec), width: 2, to: &b)
+        if millis != 0 { b.append(UInt8(ascii: ".")); CaptureDate.append(millis, width: 3, to: &b) }
         if let o = utcOffsetSeconds {
             let a = abs(o)
-            s += String(format: "%@%02d:%02d", o < 0 ? "-" : "+", a / 3600, (a % 3600) / 60)
+            b.append(o < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            CaptureDate.append(a / 3600, width: 2, to: &b); b.append(UInt8(ascii: ":"))
+            CaptureDate.append((a % 3600) / 60, width: 2, to: &b)
         }
-        return s
+        return String(decoding: b, as: UTF8.self)
+    }
+
+    /// `n` as printf's `%0<width>d` writes it: zero-padded to `width` characters, a minus sign included.
+    static func append(_ n: Int, width: Int, to b: inout [UInt8]) {
+        let m = n.magnitude
+        var count = 1, power: UInt = 1
+        while m / power >= 10 { power *= 10; count += 1 }
+        if n < 0 { b.append(UInt8(ascii: "-")) }
+        for _ in 0..<max(0, width - count - (n < 0 ? 1 : 0)) { b.append(UInt8(ascii: "0")) }
+        var rest = m
+        while power > 0 { b.append(UInt8(ascii: "0") + UInt8(rest / power)); rest %= power; power /= 10 }
     }
 
     /// Calendar year as the photographer saw it (wall clock at the capture place).

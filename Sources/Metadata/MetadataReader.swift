@@ -102,7 +102,8 @@ public enum MetadataReader {
         else if starts("II*\0") || starts("MM\0*") { what = "a TIFF image or camera raw file" }
         else if head.count >= 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp" {
             let brand = String(decoding: head[8..<12], as: UTF8.self)
-            what = avifBrands.contains(brand) ? "an AVIF image" : "an ISO media file of brand '\(brand)'"
+            // fourCC: the brand is file bytes, and the message goes to a terminal (NUL, ESC, newline …).
+            what = avifBrands.contains(brand) ? "an AVIF image" : "an ISO media file of brand '\(fourCC(head.be32(8) ?? 0))'"
         }
         else if starts("%PDF") { what = "a PDF document" }
         else if starts("PK\u{3}\u{4}") { what = "a ZIP archive" }

@@ -214,7 +214,8 @@ enum XMP {
     /// The packet as valid UTF-8 without an XML declaration. Foundation's XMLParser on Linux traps
     /// (force-unwraps) when libxml2, recovering from an error, hands it a name that is not valid
     /// UTF-8, so invalid sequences are replaced before parsing, and a declaration that could make
-    /// libxml2 transcode from another encoding is dropped (XMP is UTF-8 in JPEG and PNG).
+    /// libxml2 transcode from another encoding is dropped (XMP is UTF-8 in JPEG and PNG). And
+    /// processing instructions get data (`withInstructionData`).
     static func utf8(_ packet: [UInt8]) -> [UInt8] {
         var text: String
         if packet.starts(with: [0xFE, 0xFF]) || packet.starts(with: [0xFF, 0xFE]) {
@@ -235,7 +236,37 @@ enum XMP {
             text = String(trimmed[end.upperBound...])
         }
         // Control characters other than tab/newline are not XML; libxml2 would stop at them anyway.
-        return Array(text.utf8).map { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D ? 0x20 : $0 }
+        return withInstructionData(Array(text.utf8).map { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D ? 0x20 : $0 })
+    }
+
+    /// `<?name?>` made `<?name ?>`. libxml2 reports a processing instruction without data with a
+    /// NULL pointer, which Foundation's XMLParser hands to strlen: a crash (found by Fuzz/run).
+    /// With the space its data is empty instead of absent. XMP has no such instructions (inside
+    /// a comment or CDATA, text gains a space). Linear: a scan for the name stops at the next "<".
+    static func withInstructionData(_ b: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "<"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "?") {
+                var j = i + 2
+                scan: while j < b.count {
+                    switch b[j] {
+                    case UInt8(ascii: "?"), UInt8(ascii: ">"), UInt8(ascii: "<"), 0x20, 0x09, 0x0A, 0x0D: break scan
+                    default: j += 1
+                    }
+                }
+                if j + 1 < b.count, b[j] == UInt8(ascii: "?"), b[j + 1] == UInt8(ascii: ">") {
+                    out += b[i..<j]
+                    out.append(0x20)
+                    i = j
+                    continue
+                }
+            }
+            out.append(b[i])
+            i += 1
+        }
+        return out
     }
 
     static func deduplicated(_ names: [String]) -> [String] {

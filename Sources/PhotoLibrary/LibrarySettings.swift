@@ -38,8 +38,12 @@ public struct LibrarySettings: Equatable, Sendable {
             default: throw ShoeboxError(.invalidArgument, "\(source) line \(v.line): \(key) must be a number")
             }
         }
+        // Upper bounds keep dates computed from these within what Foundation and time_t handle
+        // (NSCondition.wait(until:) traps past the year 2262; Int(Double) traps past Int.max).
         if let m = try number("watch.safety_scan_minutes") {
-            guard m >= 0 else { throw ShoeboxError(.invalidArgument, "\(source): watch.safety_scan_minutes must be 0 or more") }
+            guard m >= 0, m <= 525_600 else {
+                throw ShoeboxError(.invalidArgument, "\(source): watch.safety_scan_minutes must be from 0 to 525600 (a year)")
+            }
             settings.safetyScanMinutes = m
         }
         if let s = try number("watch.mass_disappearance_share") {
@@ -49,7 +53,9 @@ public struct LibrarySettings: Equatable, Sendable {
             settings.massDisappearanceShare = s
         }
         if let d = try number("trash.retention_days") {
-            guard d >= 0, d == d.rounded() else { throw ShoeboxError(.invalidArgument, "\(source): trash.retention_days must be a whole number of days") }
+            guard d >= 0, d == d.rounded(), d <= 36_500 else {
+                throw ShoeboxError(.invalidArgument, "\(source): trash.retention_days must be a whole number of days, at most 36500 (100 years)")
+            }
             settings.trashRetentionDays = Int(d)
         }
         return settings

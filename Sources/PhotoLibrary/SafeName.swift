@@ -54,7 +54,8 @@ public enum SafeName {
             }
         }
         while out.hasSuffix(" ") { out.removeLast() }
-        while out.hasPrefix(".") || out.hasPrefix(" ") { out.removeFirst() }
+        // By scalar: a Character compare would take "." + a combining mark (one grapheme) for no dot.
+        while let first = out.unicodeScalars.first, first == "." || first == " " { out.unicodeScalars.removeFirst() }
         if out.isEmpty { out = fallback }
         guard out.utf8.count > budget else { return out }
         // Too long: shorten the stem, keep the extension.

@@ -13,6 +13,9 @@ public enum ShoeboxClock {
 
     /// Accepts `2026-11-22T10:15:03Z`, with an offset, with fractional seconds, or a bare date.
     public static func parseISO8601(_ text: String) -> Date? {
+        // Foundation's ISO8601DateFormatter dies of SIGFPE on a fraction of 35 digits or more
+        // (found by Fuzz/run); a real date, nanoseconds and offset included, has 35 characters.
+        guard text.utf8.count <= 40 else { return nil }
         let full = ISO8601DateFormatter()
         full.formatOptions = [.withInternetDateTime]
         if let d = full.date(from: text) { return d }
@@ -36,8 +39,33 @@ public enum ShoeboxClock {
         var tm = tm()
         localtime_r(&t, &tm)
         let offset = Int(tm.tm_gmtoff)
-        let zone = offset == 0 ? "Z" : String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 3600, (abs(offset) % 3600) / 60)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
-                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec)) + zone
+        // What String(format: "%04d-%02d-%02dT%02d:%02d:%02d") and "%@%02d:%02d" write, without their cost.
+        var b: [UInt8] = []
+        b.reserveCapacity(25)
+        appendPadded(Int(tm.tm_year) + 1900, width: 4, to: &b); b.append(UInt8(ascii: "-"))
+        appendPadded(Int(tm.tm_mon) + 1, width: 2, to: &b); b.append(UInt8(ascii: "-"))
+        appendPadded(Int(tm.tm_mday), width: 2, to: &b); b.append(UInt8(ascii: "T"))
+        appendPadded(Int(tm.tm_hour), width: 2, to: &b); b.append(UInt8(ascii: ":"))
+        appendPadded(Int(tm.tm_min), width: 2, to: &b); b.append(UInt8(ascii: ":"))
+        appendPadded(Int(tm.tm_sec), width: 2, to: &b)
+        if offset == 0 {
+            b.append(UInt8(ascii: "Z"))
+        } else {
+            b.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            appendPadded(abs(offset) / 3600, width: 2, to: &b); b.append(UInt8(ascii: ":"))
+            appendPadded((abs(offset) % 3600) / 60, width: 2, to: &b)
+        }
+        return String(decoding: b, as: UTF8.self)
     }
+}
+
+/// `n` as printf's `%0<width>d` writes it: zero-padded to `width` characters, a minus sign included.
+private func appendPadded(_ n: Int, width: Int, to b: inout [UInt8]) {
+    let m = n.magnitude
+    var count = 1, power: UInt = 1
+    while m / power >= 10 { power *= 10; count += 1 }
+    if n < 0 { b.append(UInt8(ascii: "-")) }
+    for _ in 0..<max(0, width - count - (n < 0 ? 1 : 0)) { b.append(UInt8(ascii: "0")) }
+    var rest = m
+    while power > 0 { b.append(UInt8(ascii: "0") + UInt8(rest / power)); rest %= power; power /= 10 }
 }

@@ -212,6 +212,68 @@ struct HostileInputTests {
         let heic = Craft.be32(20) + Array("ftypheic".utf8) + Craft.be32(0) + Array("mif1".utf8)
         #expect(error(attempt(heic + Craft.be32(16) + Array("mdat".utf8) + [UInt8](repeating: 1, count: 8), name: "x.heic"))?.code == .corrupt)
     }
+
+    /// Found by Fuzz/run (FileNameDate, minimised): a name with a run of 19 digits or more
+    /// overflowed the digit scanner, a trap that stopped the scan at that file.
+    @Test("a file name with a run of 19 or more digits")
+    func longDigitRunsInNames() throws {
+        for name in ["9235651345623456456", "IMG_77777777777777777777777777777777770480.JPG",
+                     String(repeating: "9", count: 400) + ".jpg", "2023-05-14 " + String(repeating: "1", count: 30)] {
+            _ = FileNameDate.parse(name)
+        }
+        #expect(FileNameDate.parse("9235651345623456456") == nil)
+        #expect(FileNameDate.parse("IMG_20230514_123456 99999999999999999999.jpg")?.iso8601 == "2023-05-14T12:34:56")
+        // Without EXIF or XMP the name is all a JPEG has to date it by.
+        let bare = Craft.jpeg(try bytes(sampleFile("jpeg")), inserting: [])
+        guard case .success(let m) = attempt(bare, name: "12345678901234567890123.jpg") else { Issue.record("should read"); return }
+        #expect(m.takenAt == nil)
+    }
+
+    /// Found by Fuzz/run (MetadataReader, minimised): an unknown ftyp brand went into the error
+    /// message as raw bytes, so a file could put NUL, ESC or a newline on the scan's stderr.
+    @Test("an unknown ftyp brand is named in printable characters")
+    func unprintableBrand() {
+        let nul = [0x00, 0x00, 0xD7, 0x18] + Array("ftyp".utf8) + [0x00] + Array("mif".utf8)
+        #expect(error(attempt(nul, name: "x"))?.message == "not a photo or video: content is an ISO media file of brand '?mif'")
+        let escape = Craft.be32(16) + Array("ftyp".utf8) + [0x1B] + Array("[2J".utf8) + Craft.be32(0)
+        #expect(error(attempt(escape, name: "x"))?.message == "not a photo or video: content is an ISO media file of brand '?[2J'")
+        let newline = Craft.be32(16) + Array("ftyp".utf8) + Array("a\nb ".utf8) + Craft.be32(0)
+        #expect(error(attempt(newline, name: "x"))?.message.contains("\n") == false)
+    }
+
+    /// Found by Fuzz/run (XMP, minimised to `<?x?>`): libxml2 reports a processing instruction
+    /// without data with a NULL pointer, which Foundation's XMLParser passed to strlen (SIGSEGV).
+    @Test("XMP with processing instructions that have no data")
+    func instructionsWithoutData() throws {
+        for text in ["<?x?>", "<a><?x?></a>", "<?x?><?y?>", "<!--<?x?>-->", "<?" + String(repeating: "x", count: 10_000) + "?>"] {
+            _ = XMP.properties(Array(text.utf8))
+        }
+        #expect(XMP.withInstructionData(Array("<?x?><a><?y z?><?w?></a><?".utf8)) == Array("<?x ?><a><?y z?><?w ?></a><?".utf8))
+        let packet = Craft.xmp("><?x?>\n<Iptc4xmpExt:PersonInImage><rdf:Bag><rdf:li>Ana</rdf:li></rdf:Bag></Iptc4xmpExt:PersonInImage>")
+        let jpeg = Craft.jpeg(try bytes(sampleFile("jpeg")), inserting: [Craft.xmpSegment(packet)])
+        guard case .success(let m) = attempt(jpeg) else { Issue.record("should read"); return }
+        #expect(m.persons == ["Ana"])
+    }
+
+    /// Found by Fuzz/run (HEIC and MetadataReader, minimised): libheif's message for an iloc item
+    /// with an unknown construction method quotes that number as a raw byte, which reached stderr.
+    @Test("libheif's messages are made printable")
+    func heifMessages() throws {
+        let heic = try #require(Data(base64Encoded: "AAAAGGZ0eXBoZWljAQAAAG1pZjFoZWljAAACMG1ldGEAAAAAAAAAIWhkbHIA/////wAAAHBpY3QAAAAAAAAAAAAAAAAAAAAADnBpdG0AAAAAAAIAAAAQaWRhdAAAAAAA2wDwAAAAYGlsb2MBAAAAREAABAABTAIAAAAAAAAAAQBKAQAAAAAAAAIAtDfJ4QAAAAABAAAAAAAAAAgAAwAAAAAAACYLAAEAAAAAAAABHAAEAAAAAAAAJycAAQAAAAAAAA7xAAAAd2lpbmYAAAAAAAQAAAAVaW5mZQIAAAEAAQAAaHZjMQAAAAAVaW5mZQIAAAAAAgAAZ3JpZAAAAAAVaW5mZQIAAAEAAwAARXhpZgAAAAAqaW5mZQIAAAEABAAAbWltZQBhcHBsaWNhdGlvbi9yZGYreG1sAAAAAADYaXBycAAAALZpcGNvAAAAdmh2Y0MBA3AAAAAAAAAAAAA88AD8/fj4AAAPA2MAAQAYQAEMAf//A3AAAAMAkAAAAwAAAwA8ugJAIQABACkgICAgIGQ9J3cnPz4DAAADADygHCA8d+W6kkprmwIAAAMAAgAAAwACECIAAQAHRCc/PrBiQAAAABRpc3BlAAAAAAAAANwAAADwAAAAFGlzcGUAAAAAAAAA2wAAAPAAAAAQcGl4aQAAAAADCAgIAAAAGmlwbWEAAAAAAAAAAgABAoECAAICA4QAAAA2aXIAAAAAAA5kaQACAAEAAQAAAA5jZHNjAAMAAQACAAAAICAgICAgICAgIGQ9J3cnPz4="))
+        let e = error(attempt([UInt8](heic), name: "x.heic"))
+        #expect(e?.code == .corrupt)
+        #expect(e?.message.unicodeScalars.contains { $0.value < 0x20 } == false, "\(e?.message.debugDescription ?? "")")
+        #expect(HEIFContext.oneLine("Method \u{2} and \u{1B}[2J\nnext") == "method ? and ?[2j next")
+    }
+
+    /// Found by Fuzz/run (HEIC, minimised): an item of zero bytes at the very end of the file.
+    /// libheif reads it with a NULL buffer; Shoebox's reader refused that read, and libheif 1.15
+    /// answered with assert(): an abort of the whole scan.
+    @Test("a HEIC item of zero bytes at the end of the file")
+    func emptyHEICItem() throws {
+        let heic = try #require(Data(base64Encoded: "AAAAGGZ0eXBoZWljAAAAQ2xvc2VoZWljAAACLG1ldGEAAAAAAAAAIWhkbHIAAAEAAAAAAHBpY3QAAAAAAAAAAAAAAAAAAAAADnBpdG0AAAAAAAIAAAAQaWRhdAAAAAAAmwCvAAAAYGlsb2MBQAAAAEQABAABAAAAAAAAAkwAAQAAAAAAAAV9AAIAAQAAAAAAAAABAAAAAAAAAAgAAwAAAAAAAAfJAAEAAAAAAAABmgAEAAAAAAAACWMAAQAAAAAAAA7xAAAAd2lpbmYAAAAAAAQAAAAVaW5mZQIAAAEAAQAAaHZjMAAAAAAVaW5mZQIAAAAAAgAAZ3JpZAAAAAAVaW5mZQIAAAEAAwAARXhpZgAAAAAqaW5mZQIAAAEABAAAbWltZQBhcHBsaWNhdGlvbi9yZGYreG1sAAAAAADUaXBycAAAALJpcGNvAAAAdGh2Y0MBBAgAAAAAAAAAAAAeYXRlbfj4AAAPAyAAAQAXQAEBAAAAAAAAAwMAn/gAAAMAAB66AkAhAAEAKEIBAQQIAAADAJ/4AAADAAAewFCAscvlupJKa5sCAAADAAIAAAMAAhAiAAEAB0QBwXKwYkAAAAAUaXNwZQAAAAAAAACcAAAAsAAAABRpc3BlAAAAAAAAAJsAAACvAAAADnBpeGkAAAAAAQgAAAAaaXBtYQAAAAAAAAACAAECgQIAAgIDhAAAADZpcmVmAAAAAAAAAA5kaW1nAAIAAQABAAAADmNkc2MAAwABAAIAAAAOY2RzYwAgiiUmAAAAAAAAAuPg"))
+        attempt([UInt8](heic), name: "x.heic")
+    }
 }
 
 /// Deterministic pseudo-random numbers for the mutation test.

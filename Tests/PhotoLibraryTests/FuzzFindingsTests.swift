@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import PhotoLibrary
+import Metadata
+
+/// Inputs that `Fuzz/run` found crashing Shoebox, as libFuzzer minimised them (Fuzz/README.md):
+/// each is now a clear error or a plain result.
+struct FuzzFindingsTests {
+    /// Foundation's ISO8601DateFormatter dies of SIGFPE on a fraction of 35 digits or more; a user
+    /// album's `created` (or any date in a sidecar) reached it through ShoeboxJSON's decoder.
+    @Test func aDateWithA35DigitFractionIsRefusedNotACrash() {
+        let album = #"{"created":"6-1-2T0:1:3.00555555555555555555555555555555555","folder":"","id":"","name":"","schema":1}"#
+        #expect(throws: DecodingError.self) { try ShoeboxJSON.makeDecoder().decode(UserAlbum.self, from: Data(album.utf8)) }
+        #expect(ShoeboxClock.parseISO8601("2026-11-22T10:15:03." + String(repeating: "5", count: 35) + "Z") == nil)
+        // What real writers put there still reads.
+        #expect(ShoeboxClock.parseISO8601("2026-11-22T10:15:03.123456789+01:00") != nil)
+        #expect(ShoeboxClock.parseISO8601("2026-11-22T10:15:03Z") != nil)
+    }
+
+    /// A path with a run of 19 or more digits overflowed the file-name date scanner when `list` or
+    /// `show --json` asked an asset without a capture date for its date.
+    @Test func aPathWithALongRunOfDigitsListsWithItsModificationTime() throws {
+        let asset = Asset(id: AssetID(), path: "2026/IMG_77777777777777777777777777777777770480.JPG", state: .present,
+                          size: 1, mtimeNS: 1_795_262_400_000_000_000, inode: 1, sha256: "", kind: .photo,
+                          metadata: MediaMetadata(format: .jpeg, pixelWidth: 1, pixelHeight: 1), place: nil,
+                          duplicateOf: nil, livePhotoOf: nil, firstSeen: Date(timeIntervalSince1970: 0), score: nil,
+                          isUtility: false, similarGroup: nil)
+        #expect(asset.takenAt?.source == .mtime)
+        _ = try ShoeboxJSON.makeEncoder(pretty: false).encode(AssetJSON(asset, liveVideo: nil))
+    }
+
+    /// `retention_days = 1e30` trapped converting to Int; a huge `safety_scan_minutes` made
+    /// `watch` trap in NSCondition.wait(until:) (past the year 2262).
+    @Test(arguments: ["[trash]\nretention_days=1e30", "[trash]\nretention_days = 36501",
+                      "[watch]\nsafety_scan_minutes = 200000000", "[watch]\nsafety_scan_minutes = 1e300"])
+    func settingsBeyondTheirRangeAreOneLineErrors(text: String) {
+        #expect {
+            try LibrarySettings.parse(text, source: "config.toml")
+        } throws: { error in
+            let message = String(describing: error)
+            return message.contains("config.toml") && (message.contains("at most") || message.contains("from 0 to"))
+        }
+    }
+
+    /// Found with the UserAlbum target's check: "." followed by a combining mark or a joiner is
+    /// one Character, so the leading dot survived and the album's folder was hidden.
+    @Test(arguments: [".\u{301}hidden", "..\u{301}", ".\u{200D}", " .\u{301}x"])
+    func aFolderNameNeverStartsWithADot(name: String) {
+        let folder = SafeName.folder(name, fallback: "Album")
+        #expect(folder.utf8.first != UInt8(ascii: ".") && folder.utf8.first != UInt8(ascii: " "))
+        #expect(SafeName.folder(folder, fallback: "Album") == folder)
+    }
+
+    @Test func settingsAtTheirLimitsRead() throws {
+        let s = try LibrarySettings.parse("[trash]\nretention_days = 36500\n[watch]\nsafety_scan_minutes = 525600\n")
+        #expect(s.trashRetentionDays == 36500 && s.safetyScanMinutes == 525_600)
+    }
+}
