@@ -6,6 +6,10 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "shoebox", targets: ["shoebox"]),
+        // Only for Fuzz/Package.swift, which depends on this package by path (another package can
+        // use products only); automatic libraries cost `swift build` nothing.
+        .library(name: "Metadata", targets: ["Metadata"]),
+        .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

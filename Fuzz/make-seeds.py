@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets, made from sample-library/ and a scratch library.
+
+    Fuzz/make-seeds.py OUT SAMPLE_LIBRARY [SCRATCH_LIBRARY]
+
+Writes OUT/<Target>/<name> for every target of Fuzz/Package.swift. SCRATCH_LIBRARY is a copy of
+the sample library that `shoebox init`, `scan`, `album create` and `trash` ran on (Fuzz/run makes
+it): its sidecars, album files, .trashinfo files and config.toml become seeds. Media are cut to
+their first 64 KiB where the parser needs only headers, a few small files are kept whole, and MP4/MOV
+files keep their boxes but lose the media data. Everything is small and deterministic.
+"""
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+
+HEAD = 64 << 10
+
+out_root, sample = sys.argv[1], sys.argv[2]
+scratch = sys.argv[3] if len(sys.argv) > 3 else None
+
+
+def put(target, data, hint=""):
+    """Writes one seed, named by content (duplicates collapse)."""
+    if isinstance(data, str):
+        data = data.encode()
+    folder = os.path.join(out_root, target)
+    os.makedirs(folder, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:16] + (("-" + hint) if hint else "")
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+def media(ext):
+    found = []
+    for root, dirs, files in os.walk(sample):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for f in sorted(files):
+            if f.lower().endswith(ext):
+                found.append(os.path.join(root, f))
+    return found
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def exiftool(*args):
+    try:
+        return subprocess.run(["exiftool", *args], capture_output=True, check=False).stdout
+    except FileNotFoundError:
+        return b""
+
+
+def trim_xmp(packet):
+    """An XMP packet without its padding (kilobytes of spaces for in-place editing)."""
+    end = packet.find(b"<?xpacket end")
+    if end >= 0:
+        stop = packet.find(b"?>", end)
+        return packet[:packet.rfind(b">", 0, end) + 1].rstrip() + b"\n" + packet[end:stop + 2]
+    return packet.rstrip(b" \n\0")
+
+
+# JPEG: APP1 payloads are EXIF and XMP seeds too.
+def jpeg_segments(data):
+    pos = 2
+    while pos + 4 <= len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        if marker == 0xDA:
+            return
+        yield marker, data[pos + 4:pos + 2 + length]
+        pos += 2 + length
+
+
+exif_blocks, xmp_packets = [], []
+jpegs = media(".jpg")
+for i, path in enumerate(jpegs):
+    data = read(path)
+    whole = len(data) <= 16 << 10
+    if whole or i % 2 == 0:
+        put("JPEG", data if whole else data[:HEAD], "whole" if whole else "head")
+    if i % 3 == 0 or whole:
+        put("MetadataReader", data if whole else data[:HEAD], "jpeg")
+    for marker, payload in jpeg_segments(data):
+        if marker == 0xE1 and payload.startswith(b"Exif\0\0"):
+            exif_blocks.append(payload[6:])
+        elif marker == 0xE1 and payload.startswith(b"http://ns.adobe.com/xap/1.0/\0"):
+            xmp_packets.append(payload[29:])
+
+heics = media(".heic")
+for path in heics:
+    data = read(path)
+    whole = len(data) <= 32 << 10
+    put("HEIC", data if whole else data[:HEAD], "whole" if whole else "head")
+    if whole:
+        put("MetadataReader", data, "heic")
+    exif_blocks.append(exiftool("-exif", "-b", path))
+    xmp_packets.append(exiftool("-xmp", "-b", path))
+
+
+# PNG: the samples' heads, and a tiny PNG with eXIf and XMP chunks (Shoebox reads both).
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def tiny_png(extra, palette=False):
+    """4×3 pixels, RGB or with a palette (which libpng wants before IDAT)."""
+    sig = b"\x89PNG\r\n\x1a\n"
+    ihdr = chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 3, 8, 3 if palette else 2, 0, 0, 0))
+    plte = chunk(b"PLTE", bytes(range(12))) if palette else b""
+    row = b"\0" + (b"\x01" * 4 if palette else b"\x80" * 12)
+    idat = chunk(b"IDAT", zlib.compress(row * 3))
+    return sig + ihdr + b"".join(extra) + plte + idat + chunk(b"IEND", b"")
+
+
+for path in media(".png"):
+    data = read(path)
+    put("PNG", data[:HEAD], "head")
+    xmp_packets.append(exiftool("-xmp", "-b", path))
+
+exif_blocks = [b for b in dict.fromkeys(exif_blocks) if len(b) > 8]
+xmp_packets = [trim_xmp(p) for p in dict.fromkeys(xmp_packets) if p.strip()]
+for b in exif_blocks:
+    put("EXIF", b)
+for p in xmp_packets:
+    put("XMP", p)
+
+small_exif = min(exif_blocks, key=len) if exif_blocks else b""
+small_xmp = min(xmp_packets, key=len) if xmp_packets else b""
+plain = tiny_png([])
+with_meta = tiny_png([chunk(b"eXIf", small_exif),
+                      chunk(b"iTXt", b"XML:com.adobe.xmp\0\0\0\0\0" + small_xmp)])
+palette = tiny_png([], palette=True)
+for data, hint in [(plain, "tiny"), (with_meta, "exif-xmp"), (palette, "palette")]:
+    put("PNG", data, hint)
+    put("MetadataReader", data, "png")
+
+# XMP packets crafted for what the samples lack: Microsoft regions, places, dates, GPS,
+# rdf:Alt, ExtendedXMP's GUID, UTF-16, a declaration.
+NS = ("xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#' "
+      "xmlns:MP='http://ns.microsoft.com/photo/1.2/' "
+      "xmlns:MPRI='http://ns.microsoft.com/photo/1.2/t/RegionInfo#' "
+      "xmlns:MPReg='http://ns.microsoft.com/photo/1.2/t/Region#' "
+      "xmlns:photoshop='http://ns.adobe.com/photoshop/1.0/' "
+      "xmlns:exif='http://ns.adobe.com/exif/1.0/' xmlns:xmp='http://ns.adobe.com/xap/1.0/' "
+      "xmlns:xmpNote='http://ns.adobe.com/xmp/note/' "
+      "xmlns:Iptc4xmpExt='http://iptc.org/std/Iptc4xmpExt/2008-02-29/'")
+crafted = [
+    f"""<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF {NS}><rdf:Description rdf:about=''>
+<MP:RegionInfo rdf:parseType='Resource'><MPRI:Regions><rdf:Bag><rdf:li rdf:parseType='Resource'>
+<MPReg:Rectangle>0.25, 0.1, 0.3, 0.4</MPReg:Rectangle><MPReg:PersonDisplayName>Ana</MPReg:PersonDisplayName>
+</rdf:li></rdf:Bag></MPRI:Regions></MP:RegionInfo></rdf:Description></rdf:RDF></x:xmpmeta>""",
+    f"""<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF {NS}><rdf:Description rdf:about=''
+photoshop:City='Lisbon' photoshop:Country='Portugal' exif:DateTimeOriginal='2023-05-14T12:34:56.12+01:00'
+exif:GPSLatitude='38,43.02N' exif:GPSLongitude='9,8.4W' xmpNote:HasExtendedXMP='0123456789ABCDEF0123456789ABCDEF'/>
+</rdf:RDF></x:xmpmeta>""",
+    f"""<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF {NS}><rdf:Description rdf:about=''>
+<Iptc4xmpExt:LocationCreated><rdf:Bag><rdf:li><rdf:Description Iptc4xmpExt:City='Porto' Iptc4xmpExt:CountryName='Portugal'/></rdf:li></rdf:Bag></Iptc4xmpExt:LocationCreated>
+<photoshop:DateCreated>2023-05-14</photoshop:DateCreated>
+<xmp:CreateDate><rdf:Alt><rdf:li xml:lang='x-default'>2023:05:14 12:34</rdf:li></rdf:Alt></xmp:CreateDate>
+<Iptc4xmpExt:PersonInImage rdf:resource='Bo'/>
+</rdf:Description></rdf:RDF></x:xmpmeta>""",
+]
+for text in crafted:
+    put("XMP", text, "crafted")
+put("XMP", "<?xml version='1.0' encoding='UTF-8'?>" + crafted[1], "decl")
+put("XMP", b"\xff\xfe" + crafted[1].encode("utf-16-le"), "utf16")
+
+# JPEG with the crafted XMP and an ExtendedXMP chunk for its GUID.
+if jpegs:
+    base = min((read(p) for p in jpegs), key=len)
+    guid = b"0123456789ABCDEF0123456789ABCDEF"
+    ext = crafted[0].encode()
+    app1 = lambda payload: b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+    extended = app1(b"http://ns.adobe.com/xmp/extension/\0" + guid + struct.pack(">II", len(ext), 0) + ext)
+    main = app1(b"http://ns.adobe.com/xap/1.0/\0" + crafted[1].encode())
+    put("JPEG", base[:2] + main + extended + base[2:], "extended-xmp")
+
+
+# MP4/MOV: every box kept, media data dropped (mdat emptied), so the moov at the end survives.
+def boxes(data, start=0, end=None):
+    end = len(data) if end is None else end
+    pos = start
+    while pos + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        header = 8
+        if size == 1:
+            size, header = struct.unpack(">Q", data[pos + 8:pos + 16])[0], 16
+        elif size == 0:
+            size = end - pos
+        if size < header or pos + size > end:
+            return
+        yield kind, pos, header, size
+        pos += size
+
+
+def without_media(data):
+    out = b""
+    for kind, pos, header, size in boxes(data):
+        out += b"\0\0\0\x08mdat" if kind == b"mdat" else data[pos:pos + size]
+    return out
+
+
+for path in media(".mov") + media(".mp4"):
+    data = read(path)
+    small = without_media(data)
+    put("ISOBMFF", small, "boxes")
+    put("ISOBMFF", data[:HEAD], "head")
+    put("MetadataReader", small, "mov")
+
+
+
+# A movie with what the samples lack: Apple's keys/ilst metadata (in moov and in udta, as ffmpeg
+# writes it), ©xyz/©mak/©mod user data, a 64-bit box size, a last box of size 0, no ftyp.
+def box(kind, body):
+    return struct.pack(">I", 8 + len(body)) + kind + body
+
+
+def keyed_meta(items):
+    keys = struct.pack(">II", 0, len(items)) + b"".join(box(b"mdta", k.encode()) for k, _ in items)
+    ilst = b"".join(box(struct.pack(">I", i + 1), box(b"data", struct.pack(">II", 1, 0) + v.encode()))
+                    for i, (_, v) in enumerate(items))
+    hdlr = box(b"hdlr", bytes(8) + b"mdta" + bytes(13))
+    return box(b"meta", hdlr + box(b"keys", keys) + box(b"ilst", ilst))
+
+
+def intl_text(kind, text):
+    return box(kind, struct.pack(">HH", len(text), 0x55C4) + text.encode())
+
+
+movs = media(".mov")
+if movs:
+    data = read(movs[0])
+    moov = next((data[p:p + n] for k, p, h, n in boxes(data) if k == b"moov"), None)
+    if moov:
+        meta = keyed_meta([("com.apple.quicktime.location.ISO6709", "+38.7167-009.1333+000.000/"),
+                           ("com.apple.quicktime.creationdate", "2023-05-14T12:34:56+0100"),
+                           ("com.apple.quicktime.make", "Apple"), ("com.apple.quicktime.model", "iPhone 12"),
+                           ("com.apple.quicktime.software", "16.5")])
+        udta = box(b"udta", intl_text(b"\xa9xyz", "+3843.02-00908.00/") + intl_text(b"\xa9mak", "Canon")
+                   + intl_text(b"\xa9mod", "EOS") + keyed_meta([("com.apple.quicktime.make", "ffmpeg")]))
+        rich = box(b"moov", moov[8:] + meta + udta)
+        ftyp_qt = box(b"ftyp", b"qt  \0\0\0\0qt  ")
+        ftyp_mp4 = box(b"ftyp", b"isom\0\0\x02\0isomiso2avc1mp41")
+        big_mdat = struct.pack(">I", 1) + b"mdat" + struct.pack(">Q", 16 + 8) + bytes(8)
+        for movie, hint in [(ftyp_qt + rich + box(b"mdat", bytes(8)), "keys"),
+                            (ftyp_mp4 + big_mdat + rich, "mp4-large-mdat"),
+                            (box(b"wide", b"") + rich + b"\0\0\0\0mdat" + bytes(8), "bare-size0")]:
+            put("ISOBMFF", movie, hint)
+            put("MetadataReader", movie, hint)
+
+# Not media: what the sniffing tells apart.
+for data, hint in [(b"GIF89a" + bytes(32), "gif"), (b"RIFF\0\0\0\0WEBPVP8 " + bytes(16), "webp"),
+                   (b"\0\0\0\x18ftypavif\0\0\0\0avifmif1", "avif"), (b"II*\0\x08\0\0\0" + bytes(8), "tiff"),
+                   (b"Dear diary,\nnot a photo.\n", "text")]:
+    put("MetadataReader", data, hint)
+
+# File names: the sample library's and every pattern FileNameDate documents.
+names = {os.path.basename(p) for p in media("")}
+names |= {"IMG_20230514_123456.jpg", "PXL_20230514_123456789.jpg", "VID_20230514_123456.mp4", "20230514_123456.jpg",
+          "IMG-20230514-WA0001.jpg", "Screenshot 2024-05-01 at 10.11.12.png", "Screenshot_20240501-101112.png",
+          "Screen Shot 2019-03-02 at 9.41.07 PM.png", "Photo 2023-05-14 12 34 56.jpg", "2023-05-14 12.34.56.jpg",
+          "20230514123456.heic", "2023_05_14-12_34_56.jpg", "IMG_0412.HEIC", ".hidden", "noext"}
+for n in sorted(names):
+    put("FileNameDate", n)
+
+# EXIF/XMP/QuickTime value texts: "date\0subsec\0offset" for the EXIF reading, the rest whole.
+for text in ["2023:05:14 12:34:56\x005\x00+02:00", "2023:05:14 12:34:56\x00123\x00-05:30", "2023-05-14 12:34\x00\x00Z",
+             "    :  :     :  :  ", "0000:00:00 00:00:00", "2023-05-14T12:34:56.12+02:00", "2023-05-14T12:34Z",
+             "2023:05:14", "+38.7167-009.1333+000.000/", "+3843.02-00908.00/", "+384301.2-0090800.0/",
+             "38,43.02N", "9,8,24.5W", "-33.8688", "+0530", "Z"]:
+    put("DateText", text)
+
+# .trashinfo: as Shoebox writes them, as other tools do (zone, fraction, CRLF, absolute path).
+for text in ["[Trash Info]\nPath=2024/Lisbon/IMG%200412.HEIC\nDeletionDate=2026-11-22T10:15:03\n",
+             "[Trash Info]\r\nPath=/library/2023/Caf%C3%A9/a.jpg\r\nDeletionDate=2026-11-22T10:15:03.123+01:00\r\n",
+             "# by hand\n[Trash Info]\nPath=a%2Fb.jpg\nX-Extension=1\nDeletionDate=2024-02-29 23:59:59Z\n[Other]\nPath=x\n"]:
+    put("TrashInfo", text)
+
+# config.toml: the example and a few spellings of the subset.
+example = os.path.join(os.path.dirname(sample.rstrip("/")), "etc", "config.toml.example")
+if os.path.exists(example):
+    put("Config", read(example), "example")
+put("Config", '[watch]\nsafety_scan_minutes = 1_440 # a day\nmass_disappearance_share = 2.5e-1\n[trash]\nretention_days = 7\n'
+              'name = "a \\"quoted\\" # not a comment"\nflag = true\n', "forms")
+
+# From the scratch library Shoebox itself wrote.
+if scratch:
+    state = os.path.join(scratch, ".shoebox")
+    for folder, target in [("sidecars", "Sidecar"), ("albums", "UserAlbum")]:
+        path = os.path.join(state, folder)
+        for i, f in enumerate(sorted(os.listdir(path)) if os.path.isdir(path) else []):
+            if f.endswith(".json") and (target == "UserAlbum" or i % 4 == 0):
+                put(target, read(os.path.join(path, f)))
+    info = os.path.join(scratch, "Recently Deleted", "info")
+    for f in sorted(os.listdir(info)) if os.path.isdir(info) else []:
+        put("TrashInfo", read(os.path.join(info, f)), "shoebox")
+    if os.path.exists(os.path.join(state, "config.toml")):
+        put("Config", read(os.path.join(state, "config.toml")), "init")
+
+for target in sorted(os.listdir(out_root)):
+    folder = os.path.join(out_root, target)
+    files = os.listdir(folder)
+    size = sum(os.path.getsize(os.path.join(folder, f)) for f in files)
+    print(f"  seeds {target}: {len(files)} files, {size // 1024} KiB", file=sys.stderr)
