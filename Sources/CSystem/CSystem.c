@@ -13,3 +13,7 @@ int shoebox_rename_noreplace(const char *from, const char *to) {
 int shoebox_rename_exchange(const char *a, const char *b) {
     return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
 }
+
+int shoebox_renameat_noreplace(int fromDir, const char *from, int toDir, const char *to) {
+    return renameat2(fromDir, from, toDir, to, RENAME_NOREPLACE);
+}

@@ -1,4 +1,5 @@
 import CSystem
+import Crypto
 import Foundation
 import GRDB
 #if canImport(Glibc)
@@ -93,48 +94,61 @@ public struct AlbumLinker {
     /// Generated albums, in capture order. Duplicates and the video halves of Live Photos are
     /// left out (the photo stands for its Live Photo).
     func generated() throws -> [AlbumFolder] {
+        var out: [AlbumFolder] = []
+        try forEachGenerated { out.append($0) }
+        return out
+    }
+
+    /// The albums of `generated()`, in its order, one at a time: the links of only one album
+    /// exist at once, however large the library.
+    func forEachGenerated(_ body: (AlbumFolder) throws -> Void) throws {
         let decoder = JSONDecoder()
         let rows: [Row] = try index.read { db in
-            try GRDB.Row.fetchAll(db, sql: """
+            // A cursor, not fetchAll: one row object reused, not one copy per asset.
+            let cursor = try GRDB.Row.fetchCursor(db, sql: """
                 SELECT id, path, year, kind, city, country, persons FROM asset
                 WHERE state = 'present' AND live_photo_of IS NULL AND duplicate_of IS NULL
                 ORDER BY taken_at_epoch IS NULL, taken_at_epoch, path, id
-                """).map { r in
+                """)
+            var rows: [Row] = []
+            while let r = try cursor.next() {
                 let city: String? = r[4], country: String? = r[5]
                 let personsJSON: String = r[6]
                 // Most photos name nobody: skip the decoder for "[]".
                 let persons = personsJSON == "[]" ? [] : (try? decoder.decode([String].self, from: Data(personsJSON.utf8))) ?? []
-                return Row(id: AssetID(trusted: r[0]), path: r[1], year: r[2], kind: AssetKind(rawValue: r[3]) ?? .photo,
-                           place: (city == nil && country == nil) ? nil : Place(city: city, country: country), persons: persons)
+                rows.append(Row(id: AssetID(trusted: r[0]), path: r[1], year: r[2], kind: AssetKind(rawValue: r[3]) ?? .photo,
+                                place: (city == nil && country == nil) ? nil : Place(city: city, country: country), persons: persons))
             }
+            return rows
         }
-        var groups: [String: (kind: AlbumFolder.Kind, title: String, rows: [Row])] = [:]
+        // Members as positions in `rows`.
+        var groups: [String: (kind: AlbumFolder.Kind, title: String, rows: [Int])] = [:]
         var order: [String] = []
-        func add(_ path: String, _ kind: AlbumFolder.Kind, _ title: String, _ row: Row) {
+        func add(_ path: String, _ kind: AlbumFolder.Kind, _ title: String, _ row: Int) {
             if groups[path] == nil { groups[path] = (kind, title, []); order.append(path) }
-            if groups[path]!.rows.last?.id != row.id { groups[path]!.rows.append(row) }
+            if groups[path]!.rows.last != row { groups[path]!.rows.append(row) }
         }
         // Folder names are cleaned once per name, not once per photo.
         var placeFolders: [String: String] = [:]
         var personFolders: [String: String] = [:]
-        for r in rows {
-            if let y = r.year { add("Years/\(y)", .year, String(y), r) }
+        for (i, r) in rows.enumerated() {
+            if let y = r.year { add("Years/\(y)", .year, String(y), i) }
             if let label = r.place?.label, !label.isEmpty {
                 let folder = placeFolders[label] ?? "Places/" + SafeName.folder(label, fallback: "Unknown place")
                 placeFolders[label] = folder
-                add(folder, .place, label, r)
+                add(folder, .place, label, i)
             }
             for p in r.persons {
                 let folder = personFolders[p] ?? "People/" + SafeName.folder(p, fallback: "Unnamed")
                 personFolders[p] = folder
-                add(folder, .person, p, r)
+                add(folder, .person, p, i)
             }
-            if r.kind == .screenshot { add("Screenshots", .screenshots, "Screenshots", r) }
-            if r.kind == .video { add("Videos", .videos, "Videos", r) }
+            if r.kind == .screenshot { add("Screenshots", .screenshots, "Screenshots", i) }
+            if r.kind == .video { add("Videos", .videos, "Videos", i) }
         }
-        return order.map { path in
+        for path in order {
             let g = groups[path]!
-            return folder(path: path, kind: g.kind, title: g.title, members: g.rows.map { ($0.id, $0.path) }, albumID: nil)
+            try body(folder(path: path, kind: g.kind, title: g.title, members: g.rows.map { (rows[$0].id, rows[$0].path) }, albumID: nil))
         }
     }
 
@@ -173,6 +187,25 @@ public struct AlbumLinker {
         }
     }
 
+    /// `presentPaths()` of these ids only (the members of user albums): no pass over the whole index.
+    func presentPaths(of ids: Set<AssetID>) throws -> [AssetID: String] {
+        guard !ids.isEmpty else { return [:] }
+        let all = Array(ids)
+        return try index.read { db in
+            var out: [AssetID: String] = [:]
+            // Chunked to stay under SQLite's parameter limit.
+            for start in stride(from: 0, to: all.count, by: 500) {
+                let chunk = all[start..<min(all.count, start + 500)]
+                for r in try GRDB.Row.fetchAll(db, sql: """
+                    SELECT id, path FROM asset WHERE id IN (\(chunk.map { _ in "?" }.joined(separator: ","))) AND state = 'present'
+                    """, arguments: StatementArguments(chunk.map(\.rawValue))) {
+                    out[AssetID(trusted: r[0])] = r[1]
+                }
+            }
+            return out
+        }
+    }
+
     /// Every album as it should be now (user albums first, then generated ones).
     public func desired() throws -> [AlbumFolder] {
         let paths = try presentPaths()
@@ -194,11 +227,13 @@ public struct AlbumLinker {
             throw ShoeboxError(.io, "cannot create \(root): \(ShoeboxError.errnoText())")
         }
         cleanLeftovers(&report)
-        let paths = try presentPaths()
+        let userAlbums = store.allIncludingDeleted(problem: { report.problems.append($0) })
+        // Only what the user albums name (members, and what their links were) is looked up.
+        let paths = try presentPaths(of: Set(userAlbums.flatMap { $0.deleting ? [] : $0.members + $0.linked.values }))
 
         // User albums: finish deletions, read links deleted by hand, then write.
         var userFolders = Set<String>()
-        for var album in store.allIncludingDeleted(problem: { report.problems.append($0) }) {
+        for var album in userAlbums {
             let dir = root + "/" + album.folder
             if album.deleting {
                 removeLinkFolder(dir, &report)
@@ -232,15 +267,36 @@ public struct AlbumLinker {
             try store.save(album)
         }
 
-        // Generated albums.
-        let generated = try generated()
+        // Generated albums: nothing to do while neither the index nor any of their folders has
+        // changed since a pass that verified them all; a folder whose links and stamp are those
+        // of the last pass is not read again (see `Stamps`).
+        let generation = try index.generation()
+        let stamps = try loadStamps()
+        if let stamps, stamps.complete, stamps.generation == generation, stamps.build == AlbumLinker.build,
+           stamps.folders.allSatisfy({ AlbumLinker.sameFolder(folderStamp($0.key), $0.value) }) {
+            return report
+        }
+        var fresh = Stamps(generation: generation, build: AlbumLinker.build ?? "", complete: AlbumLinker.build != nil, folders: [:])
+        /// When each folder was found (or made) as it should be; nil when it is not (a problem).
+        var verified: [String: (at: Double, digest: String?)] = [:]
         var wanted = Set<String>()
-        for album in generated {
+        try forEachGenerated { album in
             wanted.insert(album.path)
             let dir = root + "/" + album.path
+            let digest = AlbumLinker.digest(album)
+            let last = stamps?.folders[album.path] ?? nil
+            if let last, last.digest == digest, AlbumLinker.sameFolder(folderStamp(album.path), last) {
+                verified[album.path] = (last.verifiedAt, digest)
+                return
+            }
+            let problems = report.problems.count
+            let at = Date().timeIntervalSince1970
             if try write(album, into: dir, existing: readFolder(dir), &report) { report.foldersWritten += 1 }
+            if report.problems.count == problems { verified[album.path] = (at, digest) }
         }
         // Generated albums with nothing left in them go.
+        let rootsAt = Date().timeIntervalSince1970
+        let problems = report.problems.count
         for top in AlbumLinker.generatedRoots {
             let dir = root + "/" + top
             if top == "Screenshots" || top == "Videos" {
@@ -255,7 +311,106 @@ public struct AlbumLinker {
             }
             if directoryNames(dir).isEmpty { rmdir(dir) }
         }
+        if report.problems.count == problems {
+            for top in [""] + AlbumLinker.generatedRoots where !wanted.contains(top) { verified[top] = (rootsAt, nil) }
+        }
+        // Stamps for what was verified and has not moved for `stampMargin` seconds before that.
+        for path in [""] + AlbumLinker.generatedRoots + wanted.sorted() {
+            guard let v = verified[path] else { fresh.complete = false; continue }
+            var stamp = folderStamp(path)
+            if let s = stamp, s.inode == 0 || Double(max(s.mtimeNS, s.ctimeNS)) / 1e9 >= v.at - AlbumLinker.stampMargin {
+                fresh.complete = false
+                continue
+            }
+            stamp?.digest = v.digest
+            stamp?.verifiedAt = v.at
+            fresh.folders[path] = .some(stamp)
+        }
+        try saveStamps(fresh)
         return report
+    }
+
+    // MARK: Stamps
+
+    /// What the last pass over the generated albums verified. A folder's ctime and mtime move
+    /// whenever a link or a file is added to it, removed from it or renamed in it (a link cannot
+    /// be edited in place); a folder stamped after it was found (or made) holding the links whose
+    /// digest the stamp keeps, and whose `lstat` still gives the stamp, still holds them. Only a
+    /// folder that had not changed for `stampMargin` seconds before it was verified is stamped: a
+    /// change made just after could otherwise fall within the same clock tick and go unseen.
+    /// When every generated folder and the folders that hold them (`Albums/`, `Years/`, …) were
+    /// stamped (`complete`) and neither the index (`generation`) nor Shoebox (`build`) changed
+    /// since, the albums are as a pass would make them: `sync` skips the query and the readlink of
+    /// every link. Kept in the index (`meta`): a new index starts without them.
+    struct Stamps: Codable, Equatable {
+        var generation: String
+        /// The executable that verified them: a new Shoebox may name or group albums otherwise.
+        var build: String
+        var complete: Bool
+        /// Path under `Albums/` ("" for `Albums/` itself) → its stamp; nil for a folder that was absent.
+        var folders: [String: FolderStamp?]
+    }
+
+    struct FolderStamp: Codable, Equatable {
+        var inode: UInt64
+        var mtimeNS: Int64
+        var ctimeNS: Int64
+        /// Album folders: the digest of the links it held (`digest(_:)`); nil for the others.
+        var digest: String? = nil
+        var verifiedAt: Double = 0
+    }
+
+    static let stampsKey = "album_stamps"
+    static let stampMargin = 2.0
+
+    /// The running executable, by size and modification time; nil when unknown (no stamps then).
+    static let build: String? = {
+        var st = stat()
+        guard stat("/proc/self/exe", &st) == 0 else { return nil }
+        return "\(st.st_size)-\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+    }()
+
+    /// The folder's stamp (without a digest); nil when it does not exist; inode 0 (never
+    /// trusted) when it cannot be read or is not a folder.
+    func folderStamp(_ path: String) -> FolderStamp? {
+        var st = stat()
+        guard lstat(path.isEmpty ? root : root + "/" + path, &st) == 0 else {
+            return errno == ENOENT ? nil : FolderStamp(inode: 0, mtimeNS: -1, ctimeNS: -1)
+        }
+        // A link standing for a folder says nothing about what is in the folder it leads to.
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return FolderStamp(inode: 0, mtimeNS: -1, ctimeNS: -1) }
+        return FolderStamp(inode: UInt64(st.st_ino),
+                           mtimeNS: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                           ctimeNS: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
+    }
+
+    /// Whether `now` (from `folderStamp`) is the folder `stamp` was taken of, unchanged.
+    static func sameFolder(_ now: FolderStamp?, _ stamp: FolderStamp?) -> Bool {
+        guard let now, let stamp else { return now == nil && stamp == nil }
+        return now.inode != 0 && now.inode == stamp.inode && now.mtimeNS == stamp.mtimeNS && now.ctimeNS == stamp.ctimeNS
+    }
+
+    /// SHA-256 of an album's links (name and target of each, in order).
+    static func digest(_ album: AlbumFolder) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(album.entries.count * 96)
+        for e in album.entries {
+            bytes += e.linkName.utf8
+            bytes.append(0)
+            bytes += e.target.utf8
+            bytes.append(0)
+        }
+        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    func loadStamps() throws -> Stamps? {
+        guard let text = try index.meta(AlbumLinker.stampsKey), !text.isEmpty else { return nil }
+        return try? JSONDecoder().decode(Stamps.self, from: Data(text.utf8))
+    }
+
+    func saveStamps(_ stamps: Stamps) throws {
+        let text = String(decoding: try JSONEncoder().encode(stamps), as: UTF8.self)
+        if try index.meta(AlbumLinker.stampsKey) != text { try index.setMeta(AlbumLinker.stampsKey, text) }
     }
 
     struct OnDisk: Equatable {
@@ -268,6 +423,7 @@ public struct AlbumLinker {
     func readFolder(_ dir: String) -> OnDisk? {
         guard let handle = opendir(dir) else { return nil }
         defer { closedir(handle) }
+        let fd = dirfd(handle)
         var out = OnDisk()
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         while let ent = readdir(handle) {
@@ -275,7 +431,8 @@ public struct AlbumLinker {
                 String(validatingCString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
             guard let name, name != ".", name != ".." else { continue }
-            let n = readlink(dir + "/" + name, &buffer, buffer.count - 1)
+            // Relative to the open folder: no walk down the whole path for each of its links.
+            let n = readlinkat(fd, name, &buffer, buffer.count - 1)
             if n >= 0 {
                 buffer[n] = 0
                 out.links[name] = String(cString: buffer)
@@ -293,8 +450,27 @@ public struct AlbumLinker {
         let want = Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a })
         if let existing, existing.links == want { return false }
         if let existing, !existing.links.contains(where: { want[$0.key] != nil && want[$0.key] != $0.value }) {
-            for name in existing.links.keys where want[name] == nil { unlink(dir + "/" + name) }
+            // A link that only changes its name (its position moved: a photo came or went before
+            // it) is renamed rather than deleted and made again: no inode to free and allocate,
+            // which is most of what a large album costs on ext4. Read back, so that a link
+            // replaced meanwhile is never kept (and a file put in its place goes back to its
+            // name); anything else gets a new link.
+            var renamable: [String: String] = [:]
+            for (name, target) in existing.links where want[name] == nil { renamable[target] = name }
+            let fd = renamable.isEmpty ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            defer { if fd >= 0 { close(fd) } }
+            var renamed = Set<String>(), placed = Set<String>()
             for e in album.entries where existing.links[e.linkName] == nil {
+                guard fd >= 0, let old = renamable[e.target], shoebox_renameat_noreplace(fd, old, fd, e.linkName) == 0 else { continue }
+                renamed.insert(old)
+                switch AlbumLinker.readLink(fd, e.linkName) {
+                case e.target: placed.insert(e.linkName)
+                case nil: _ = shoebox_renameat_noreplace(fd, e.linkName, fd, old)
+                default: unlinkat(fd, e.linkName, 0)
+                }
+            }
+            for name in existing.links.keys where want[name] == nil && !renamed.contains(name) { unlink(dir + "/" + name) }
+            for e in album.entries where existing.links[e.linkName] == nil && !placed.contains(e.linkName) {
                 if symlink(e.target, dir + "/" + e.linkName) != 0 {
                     report.problems.append("cannot create the link \(displayPath(dir + "/" + e.linkName)): \(ShoeboxError.errnoText())")
                 }
@@ -309,8 +485,26 @@ public struct AlbumLinker {
         guard mkdir(build, 0o755) == 0 else {
             throw ShoeboxError(.io, "cannot create \(build): \(ShoeboxError.errnoText())")
         }
-        for e in album.entries where symlink(e.target, build + "/" + e.linkName) != 0 {
-            report.problems.append("cannot create the link \(displayPath(dir + "/" + e.linkName)): \(ShoeboxError.errnoText())")
+        // A link the old folder has (same target, under another name now that positions moved) is
+        // hard-linked into the new folder rather than made again: no inode to allocate, which is
+        // most of what rebuilding a large album costs on ext4. Read back, so that a link replaced
+        // meanwhile is never carried over; anything else gets a new link.
+        var reusable: [String: String] = [:]
+        for (name, target) in existing?.links ?? [:] { reusable[target] = name }
+        let oldFD = reusable.isEmpty ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let buildFD = oldFD < 0 ? -1 : open(build, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer {
+            if oldFD >= 0 { close(oldFD) }
+            if buildFD >= 0 { close(buildFD) }
+        }
+        for e in album.entries {
+            if buildFD >= 0, let old = reusable[e.target], linkat(oldFD, old, buildFD, e.linkName, 0) == 0 {
+                if AlbumLinker.readLink(buildFD, e.linkName) == e.target { continue }
+                unlinkat(buildFD, e.linkName, 0)  // a second name only: whatever it is keeps its own
+            }
+            if symlink(e.target, build + "/" + e.linkName) != 0 {
+                report.problems.append("cannot create the link \(displayPath(dir + "/" + e.linkName)): \(ShoeboxError.errnoText())")
+            }
         }
         if existing == nil {
             guard rename(build, dir) == 0 else { throw ShoeboxError(.io, "cannot create \(dir): \(ShoeboxError.errnoText())") }
@@ -330,6 +524,13 @@ public struct AlbumLinker {
         }
         removeLinkFolder(build, &report)
         return true
+    }
+
+    /// The text of the link `name` in the folder open as `fd`; nil when it is not a link.
+    static func readLink(_ fd: Int32, _ name: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = buffer.withUnsafeMutableBytes { readlinkat(fd, name, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+        return n < 0 ? nil : String(decoding: buffer[0..<n], as: UTF8.self)
     }
 
     /// Deletes a folder's links and then the folder; anything that is not a link stays (and so

@@ -73,19 +73,45 @@ extension Index {
         return try read { db in try Row.fetchAll(db, sql: sql, arguments: args).map(Index.asset(from:)) }
     }
 
+    /// The assets of `assets(matching:)`, in the same order, one at a time: a listing of the
+    /// whole library never holds it all. `body` runs inside one read transaction.
+    public func forEachAsset(matching query: AssetQuery, _ body: (Asset) throws -> Void) throws {
+        let (sql, args) = query.sql()
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: args)
+            while let r = try rows.next() { try body(Index.asset(from: r)) }
+        }
+    }
+
     /// The Live Photo video of each photo in `ids` (path), for listings.
     public func liveVideos(for ids: [AssetID]) throws -> [AssetID: String] {
         guard !ids.isEmpty else { return [:] }
+        // Many photos: every pairing at once (few rows, from the `asset_live` index) beats a
+        // lookup per photo.
+        if ids.count > 500 {
+            let wanted = Set(ids)
+            return try allLiveVideos().filter { wanted.contains($0.key) }
+        }
         return try read { db in
             var out: [AssetID: String] = [:]
-            // Chunked to stay under SQLite's parameter limit.
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min(ids.count, $0 + 500)]) }) {
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT live_photo_of, path FROM asset
-                    WHERE state = 'present' AND live_photo_of IN (\(chunk.map { _ in "?" }.joined(separator: ",")))
-                    """, arguments: StatementArguments(chunk.map(\.rawValue)))
-                for r in rows { out[AssetID(trusted: r[0])] = r[1] }
-            }
+            // `+state`: the `asset_live` index, not a pass over every present asset.
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT live_photo_of, path FROM asset
+                WHERE +state = 'present' AND live_photo_of IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                """, arguments: StatementArguments(ids.map(\.rawValue)))
+            for r in rows { out[AssetID(trusted: r[0])] = r[1] }
+            return out
+        }
+    }
+
+    /// The Live Photo video (path) of every photo that has a present one.
+    public func allLiveVideos() throws -> [AssetID: String] {
+        try read { db in
+            var out: [AssetID: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT live_photo_of, path FROM asset WHERE +state = 'present' AND live_photo_of IS NOT NULL
+                """)
+            while let r = try rows.next() { out[AssetID(trusted: r[0])] = r[1] }
             return out
         }
     }

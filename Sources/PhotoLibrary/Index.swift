@@ -98,7 +98,27 @@ public final class Index: @unchecked Sendable {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('derivation', ?)",
                            arguments: [empty ? Scanner.derivationVersion : "1"])
         }
+        m.registerMigration("v3") { db in
+            try db.execute(sql: """
+                -- `list --sort score` (best first, unscored last) reads its first page from here
+                -- instead of sorting every asset: the terms are those of AssetQuery's ORDER BY
+                -- (keep them identical, or SQLite sorts again); ties, rare, are sorted as they
+                -- come, so a page needs no id in here.
+                CREATE INDEX asset_by_score ON asset(state, score IS NULL, score DESC, taken_at_epoch);
+                -- The default order (capture time), in full: `list` of the whole library and the
+                -- albums read every asset in it, and sorting them, even tie by tie, costs more.
+                CREATE INDEX asset_by_date ON asset(state, taken_at_epoch IS NULL, taken_at_epoch, path, id);
+                -- The video halves of Live Photos, for listings (few rows).
+                CREATE INDEX asset_live ON asset(live_photo_of) WHERE live_photo_of IS NOT NULL;
+                """)
+        }
         return m
+    }
+
+    /// A number that changes with every write to the `asset` table (`save`, `delete`): what was
+    /// derived from an index of the same generation still holds (the albums' stamps).
+    func generation() throws -> String {
+        try meta("generation") ?? "0"
     }
 
     /// A value of the `meta` table (versions of derived data, and the like).
@@ -116,21 +136,36 @@ public final class Index: @unchecked Sendable {
 
     static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at"
 
+    /// Position of each of `columns` in the rows `asset(from:)` reads (by position: a lookup by
+    /// name searches the row's columns each time, which a listing of every asset feels).
+    private enum C {
+        static let names = Index.columns.components(separatedBy: ", ")
+        static func at(_ name: String) -> Int { names.firstIndex(of: name)! }
+        static let id = at("id"), path = at("path"), state = at("state"), size = at("size"), mtimeNS = at("mtime_ns")
+        static let inode = at("inode"), sha256 = at("sha256"), kind = at("kind"), city = at("city"), country = at("country")
+        static let duplicateOf = at("duplicate_of"), livePhotoOf = at("live_photo_of"), firstSeen = at("first_seen")
+        static let score = at("score"), isUtility = at("is_utility"), similarGroup = at("similar_group")
+        static let metadata = at("metadata"), trashName = at("trash_name"), deletedAt = at("deleted_at")
+    }
+
+    /// An asset from a row of `SELECT \(Index.columns) …`.
     static func asset(from row: Row) throws -> Asset {
-        let metadataJSON: String = row["metadata"]
-        let metadata = try ShoeboxJSON.makeDecoder().decode(MediaMetadata.self, from: Data(metadataJSON.utf8))
-        let city: String? = row["city"], country: String? = row["country"]
+        let metadataJSON: String = row[C.metadata]
+        // JSONDecoder only for what the fast reader does not vouch for (it then decides, or throws).
+        let metadata = try MetadataJSON.decode(metadataJSON)
+            ?? ShoeboxJSON.makeDecoder().decode(MediaMetadata.self, from: Data(metadataJSON.utf8))
+        let city: String? = row[C.city], country: String? = row[C.country]
         return Asset(
-            id: AssetID(trusted: row["id"]), path: row["path"],
-            state: AssetState(rawValue: row["state"]) ?? .missing,
-            size: row["size"], mtimeNS: row["mtime_ns"], inode: UInt64(bitPattern: row["inode"] as Int64),
-            sha256: row["sha256"], kind: AssetKind(rawValue: row["kind"]) ?? .photo, metadata: metadata,
+            id: AssetID(trusted: row[C.id]), path: row[C.path],
+            state: AssetState(rawValue: row[C.state]) ?? .missing,
+            size: row[C.size], mtimeNS: row[C.mtimeNS], inode: UInt64(bitPattern: row[C.inode] as Int64),
+            sha256: row[C.sha256], kind: AssetKind(rawValue: row[C.kind]) ?? .photo, metadata: metadata,
             place: (city == nil && country == nil) ? nil : Place(city: city, country: country),
-            duplicateOf: (row["duplicate_of"] as String?).map(AssetID.init(trusted:)),
-            livePhotoOf: (row["live_photo_of"] as String?).map(AssetID.init(trusted:)),
-            firstSeen: Date(timeIntervalSince1970: row["first_seen"]), score: row["score"],
-            isUtility: row["is_utility"], similarGroup: row["similar_group"],
-            trash: (row["trash_name"] as String?).map { TrashRecord(name: $0, deletedAt: Date(timeIntervalSince1970: row["deleted_at"] ?? 0)) })
+            duplicateOf: (row[C.duplicateOf] as String?).map(AssetID.init(trusted:)),
+            livePhotoOf: (row[C.livePhotoOf] as String?).map(AssetID.init(trusted:)),
+            firstSeen: Date(timeIntervalSince1970: row[C.firstSeen]), score: row[C.score],
+            isUtility: row[C.isUtility], similarGroup: row[C.similarGroup],
+            trash: (row[C.trashName] as String?).map { TrashRecord(name: $0, deletedAt: Date(timeIntervalSince1970: row[C.deletedAt] ?? 0)) })
     }
 
     public func asset(id: AssetID) throws -> Asset? {
@@ -206,6 +241,7 @@ public final class Index: @unchecked Sendable {
                     live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+            try Index.bumpGeneration(db)
             let encoder = ShoeboxJSON.makeEncoder(pretty: false)
             for a in assets {
                 // A present asset takes its path from any stale present row (the file was replaced meanwhile).
@@ -232,8 +268,17 @@ public final class Index: @unchecked Sendable {
     func delete(_ ids: [AssetID]) throws {
         guard !ids.isEmpty else { return }
         try write { db in
+            try Index.bumpGeneration(db)
             for id in ids { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id.rawValue]) }
         }
+    }
+
+    /// Every transaction that writes `asset` calls this (see `generation()`).
+    static func bumpGeneration(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO meta (key, value) VALUES ('generation', '1')
+            ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+            """)
     }
 
     // MARK: Plumbing

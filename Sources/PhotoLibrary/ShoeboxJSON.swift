@@ -44,7 +44,12 @@ enum ShoeboxJSON {
 
     /// Parses exactly what `format` writes; nil for anything else.
     static func parse(_ text: String) -> Date? {
-        let u = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse` on UTF-8 bytes.
+    static func parse(utf8 u: UnsafeBufferPointer<UInt8>) -> Date? {
         guard u.count == 24, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
               u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u[19] == UInt8(ascii: "."), u[23] == UInt8(ascii: "Z")
         else { return nil }

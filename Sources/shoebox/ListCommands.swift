@@ -61,30 +61,139 @@ struct List: ParsableCommand {
             q.kind = kind
             q.limit = limit
             q.states = trashed ? [.trashed] : (missing ? [.missing] : [.present])
-            let assets = try index.assets(matching: q)
-            let live = try index.liveVideos(for: assets.filter { $0.format == .heic || $0.format == .jpeg }.map(\.id))
+            // Streamed: a listing of the whole library never holds all its assets, lines or JSON at once.
+            let hasLiveVideo = { (a: Asset) in a.format == .heic || a.format == .jpeg }
+            var live: [AssetID: String] = [:]
+            var page: [Asset]?
+            if let limit, limit <= 500 {
+                // A page: its own Live Photo videos are looked up.
+                page = try index.assets(matching: q)
+                live = try index.liveVideos(for: page!.filter(hasLiveVideo).map(\.id))
+            } else {
+                live = try index.allLiveVideos()
+            }
+            func forEach(_ body: (Asset) throws -> Void) throws {
+                if let page { try page.forEach(body) } else { try index.forEachAsset(matching: q, body) }
+            }
             if json {
-                try Terminal.json(assets.map { AssetJSON($0, liveVideo: live[$0.id]) })
+                let writer = JSONListWriter(live: live)
+                var batch: [Asset] = []
+                do {
+                    try forEach { a in
+                        batch.append(a)
+                        if batch.count == 256 { try writer.add(batch); batch.removeAll(keepingCapacity: true) }
+                    }
+                    try writer.add(batch)
+                } catch {
+                    writer.abandon()
+                    throw error
+                }
+                try writer.finish()
                 return
             }
-            if assets.isEmpty {
+            var text: [UInt8] = []
+            var count = 0
+            try forEach { a in
+                count += 1
+                let date = a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "—"
+                let dims = "\(a.width)×\(a.height)"
+                let extra = (hasLiveVideo(a) && live[a.id] != nil ? " [live]" : "") + (a.duplicateOf != nil ? " [duplicate]" : "")
+                text += [String(a.id.rawValue.prefix(13)), date.padding(toLength: 16, withPad: " ", startingAt: 0),
+                         a.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0),
+                         formatBytes(a.size).leftPadded(8), dims.leftPadded(11), " " + displayPath(a.path) + extra]
+                    .joined(separator: " ").utf8
+                text.append(0x0A)
+                if text.count >= 1 << 16 { FileHandle.standardOutput.write(Data(text)); text.removeAll(keepingCapacity: true) }
+            }
+            if count == 0 {
                 Terminal.message(try index.count() == 0
                     ? "The library is empty or not scanned yet; run `shoebox scan`."
                     : "No assets match.")
                 return
             }
-            var lines: [String] = []
-            lines.reserveCapacity(assets.count)
-            for a in assets {
-                let date = a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "—"
-                let dims = "\(a.width)×\(a.height)"
-                let extra = (live[a.id] != nil ? " [live]" : "") + (a.duplicateOf != nil ? " [duplicate]" : "")
-                lines.append([String(a.id.rawValue.prefix(13)), date.padding(toLength: 16, withPad: " ", startingAt: 0),
-                              a.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0),
-                              formatBytes(a.size).leftPadded(8), dims.leftPadded(11), " " + displayPath(a.path) + extra]
-                    .joined(separator: " "))
+            FileHandle.standardOutput.write(Data(text))
+        }
+    }
+}
+
+/// `list --json` made on a second thread: the assets come out of the index on the calling thread
+/// while this one makes and prints their JSON (`AssetJSONArrayWriter`, the bytes `Terminal.json`
+/// would print), a few batches behind at most, so memory stays flat.
+final class JSONListWriter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var batches: [[Asset]] = []
+    private var finished = false
+    private var abandoned = false
+    private var failure: (any Error)?
+    private let done = DispatchSemaphore(value: 0)
+    private let live: [AssetID: String]
+
+    init(live: [AssetID: String]) {
+        self.live = live
+        let thread = Thread { [self] in run() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Hands over a batch; waits while four are waiting. Throws what the writing thread met.
+    func add(_ batch: [Asset]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= 4 && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        batches.append(batch)
+        condition.broadcast()
+    }
+
+    /// Closes the array once every batch is written.
+    func finish() throws {
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+        done.wait()
+        if let failure { throw failure }
+    }
+
+    /// Stops after the batch in hand, without closing the array (the listing failed).
+    func abandon() {
+        condition.lock()
+        abandoned = true
+        condition.broadcast()
+        condition.unlock()
+        done.wait()
+    }
+
+    private func run() {
+        defer { done.signal() }
+        var writer = AssetJSONArrayWriter { FileHandle.standardOutput.write(Data($0)) }
+        var complete = false
+        while true {
+            condition.lock()
+            while batches.isEmpty && !finished && !abandoned { condition.wait() }
+            if abandoned || batches.isEmpty {
+                complete = !abandoned
+                condition.unlock()
+                break
             }
-            Terminal.out(lines.joined(separator: "\n"))
+            let batch = batches.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            do {
+                for a in batch {
+                    try writer.append(AssetJSON(a, liveVideo: a.format == .heic || a.format == .jpeg ? live[a.id] : nil))
+                }
+            } catch {
+                condition.lock()
+                failure = error
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+        }
+        if complete {
+            writer.finish()
+            FileHandle.standardOutput.write(Data("\n".utf8))
         }
     }
 }

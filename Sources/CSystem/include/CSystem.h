@@ -13,6 +13,9 @@ int shoebox_syncfs(int fd);
 /// a restore or a trash move never overwrites a file.
 int shoebox_rename_noreplace(const char *from, const char *to);
 
+/// renameat2 RENAME_NOREPLACE relative to open folders: an album link renamed in place.
+int shoebox_renameat_noreplace(int fromDir, const char *from, int toDir, const char *to);
+
 /// Swaps two paths atomically (renameat2 RENAME_EXCHANGE): an album folder is replaced by its
 /// rebuilt twin in one step, so a file manager never sees half an album.
 int shoebox_rename_exchange(const char *a, const char *b);
