@@ -30,8 +30,9 @@ of each there are, and the ids each content has. Then, N times:
       every asset's id is one its content had at set-up (no new id minted for old content);
       no hidden `.shoebox-build-*` folder is left under Albums/;
       and each original on disk is one asset (present or trashed).
-    A problem that persists is counted once (shown again as "still"). Temporaries of whole-file
-    writes that a kill left behind are counted as a note (stray_temporaries), not as a violation.
+      and no temporary of a whole-file write (`.NAME.PID.RANDOM.tmp`) is left: a kill leaves them,
+      the next start deletes those whose writer is dead (stray_temporaries).
+    A problem that persists is counted once (shown again as "still").
 Every 25 runs (and at the end) everything is restored and the library must equal the ground
 truth again, less what was purged. A violation is reported with its details and the runs go on
 (after a doctor failure the library is repaired with `rebuild`, so that one finding is counted
@@ -54,11 +55,9 @@ WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "wat
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
-OTHER = ("build_leftovers", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors")
-# Reported, but not violations (exit status 0): temporaries of whole-file writes a kill left behind,
-# which nothing deletes yet (`.NAME.PID.RANDOM.tmp` in .shoebox/, its sidecars/ and albums/, and
-# Recently Deleted/info/). They cost a few bytes each and hold no photo.
-NOTES = ("stray_temporaries",)
+OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors")
+# Reported, but not violations (exit status 0): none at present.
+NOTES = ()
 
 
 def is_temporary(name):
@@ -488,17 +487,14 @@ class Harness:
         for x in leftovers:
             bad("build_leftovers", 1, x, x)
 
-        # Notes: temporaries a kill left (new ones only).
+        # 7. No temporary of a whole-file write left behind: the next start removes those of dead writers.
         for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info"):
             folder = os.path.join(self.lib, d)
             for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-                key = ("stray_temporaries", os.path.join(d, n))
-                if is_temporary(n) and key not in persisting:
-                    self.counts["stray_temporaries"] += 1
                 if is_temporary(n):
-                    self.reported.add(key)
+                    bad("stray_temporaries", 1, os.path.join(d, n), ("stray_temporaries", os.path.join(d, n)))
 
-        # 7. Each original on disk is one asset, present or trashed.
+        # 8. Each original on disk is one asset, present or trashed.
         for sha, paths in disk.items():
             if sha not in self.ids:
                 continue

@@ -43,6 +43,36 @@ public enum AtomicFile {
         if sync { syncDirectory(dir) }
     }
 
+    /// Whether `name` is a temporary of `write` (`.NAME.PID.RANDOM.tmp`), and the PID that made it.
+    static func writerPID(ofTemporary name: String) -> pid_t? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 5, UInt32(parts[parts.count - 2]) != nil, let pid = pid_t(parts[parts.count - 3]), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Deletes the temporaries in `dir` whose writer is gone: a `kill -9` (or a power cut) between
+    /// the temporary's creation and its rename leaves one behind, and nothing else would ever
+    /// remove it. They hold no photo (only Shoebox's own files are written this way). A live
+    /// writer's temporary is kept; a PID reused since costs a few bytes until the next time.
+    /// Returns the names removed.
+    @discardableResult
+    public static func removeTemporariesOfDeadWriters(in dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var removed: [String] = []
+        while let entry = readdir(d) {
+            // Only names that start with "." can be ours: the cheap test first (a folder of 100,000 sidecars).
+            guard entry.pointee.d_name.0 == 0x2E else { continue }
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard let pid = writerPID(ofTemporary: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            if unlink(dir + "/" + name) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
     /// Makes a rename durable: the directory entry itself must reach the disk.
     public static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -92,6 +92,10 @@ public final class Scanner {
         let started = Date()
         var report = ScanReport()
         try ScanJournal(library: library).recover(into: index, sidecars: sidecars)
+        for folder in [library.stateFolder.path, library.sidecarFolder.path, UserAlbums(library: library).folder.path,
+                       recentlyDeleted().infoFolder] {
+            AtomicFile.removeTemporariesOfDeadWriters(in: folder)
+        }
         if try index.count() == 0 {
             // An empty index beside sidecars was deleted or lost: refill it, or every file would get a new id.
             let found = sidecars.all { report.failed.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
