@@ -42,34 +42,13 @@ public struct CaptureDate: Codable, Equatable, Sendable {
         var t = time_t(seconds)
         var tm = tm()
         gmtime_r(&t, &tm)
-        // What String(format: "%04d-%02d-%02dT%02d:%02d:%02d") writes, without its cost (a listing calls this per row).
+        // By hand, as String(format:) would write it, without its cost (a listing calls this per row).
         var b: [UInt8] = []
         b.reserveCapacity(29)
-        CaptureDate.append(Int(tm.tm_year) + 1900, width: 4, to: &b); b.append(UInt8(ascii: "-"))
-        CaptureDate.append(Int(tm.tm_mon) + 1, width: 2, to: &b); b.append(UInt8(ascii: "-"))
-        CaptureDate.append(Int(tm.tm_mday), width: 2, to: &b); b.append(UInt8(ascii: "T"))
-        CaptureDate.append(Int(tm.tm_hour), width: 2, to: &b); b.append(UInt8(ascii: ":"))
-        CaptureDate.append(Int(tm.tm_min), width: 2, to: &b); b.append(UInt8(ascii: ":"))
-        CaptureDate.append(Int(tm.tm_sec), width: 2, to: &b)
-        if millis != 0 { b.append(UInt8(ascii: ".")); CaptureDate.append(millis, width: 3, to: &b) }
-        if let o = utcOffsetSeconds {
-            let a = abs(o)
-            b.append(o < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            CaptureDate.append(a / 3600, width: 2, to: &b); b.append(UInt8(ascii: ":"))
-            CaptureDate.append((a % 3600) / 60, width: 2, to: &b)
-        }
+        ISOText.appendDateTime(tm, to: &b)
+        if millis != 0 { b.append(UInt8(ascii: ".")); ISOText.appendPadded(millis, width: 3, to: &b) }
+        if let o = utcOffsetSeconds { ISOText.appendOffset(o, to: &b) }
         return String(decoding: b, as: UTF8.self)
-    }
-
-    /// `n` as printf's `%0<width>d` writes it: zero-padded to `width` characters, a minus sign included.
-    static func append(_ n: Int, width: Int, to b: inout [UInt8]) {
-        let m = n.magnitude
-        var count = 1, power: UInt = 1
-        while m / power >= 10 { power *= 10; count += 1 }
-        if n < 0 { b.append(UInt8(ascii: "-")) }
-        for _ in 0..<max(0, width - count - (n < 0 ? 1 : 0)) { b.append(UInt8(ascii: "0")) }
-        var rest = m
-        while power > 0 { b.append(UInt8(ascii: "0") + UInt8(rest / power)); rest %= power; power /= 10 }
     }
 
     /// Calendar year as the photographer saw it (wall clock at the capture place).
@@ -172,5 +151,38 @@ public struct MemoryByteSource: ByteSource {
         let start = Int(offset)
         let end = min(bytes.count, start + length)
         return Array(bytes[start..<end])
+    }
+}
+
+/// ISO 8601 text written byte by byte: what `String(format: "%04d-%02d-%02dT%02d:%02d:%02d")`
+/// writes, at a fraction of its cost (listings write two dates per asset, 100,000 assets a listing).
+public enum ISOText {
+    /// `yyyy-MM-ddTHH:mm:ss` of a broken-down time.
+    public static func appendDateTime(_ tm: tm, to b: inout [UInt8]) {
+        appendPadded(Int(tm.tm_year) + 1900, width: 4, to: &b); b.append(UInt8(ascii: "-"))
+        appendPadded(Int(tm.tm_mon) + 1, width: 2, to: &b); b.append(UInt8(ascii: "-"))
+        appendPadded(Int(tm.tm_mday), width: 2, to: &b); b.append(UInt8(ascii: "T"))
+        appendPadded(Int(tm.tm_hour), width: 2, to: &b); b.append(UInt8(ascii: ":"))
+        appendPadded(Int(tm.tm_min), width: 2, to: &b); b.append(UInt8(ascii: ":"))
+        appendPadded(Int(tm.tm_sec), width: 2, to: &b)
+    }
+
+    /// `+HH:MM` / `-HH:MM` of an offset from UTC in seconds.
+    public static func appendOffset(_ seconds: Int, to b: inout [UInt8]) {
+        let a = abs(seconds)
+        b.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        appendPadded(a / 3600, width: 2, to: &b); b.append(UInt8(ascii: ":"))
+        appendPadded((a % 3600) / 60, width: 2, to: &b)
+    }
+
+    /// `n` as printf's `%0<width>d` writes it: zero-padded to `width` characters, a minus sign included.
+    public static func appendPadded(_ n: Int, width: Int, to b: inout [UInt8]) {
+        let m = n.magnitude
+        var count = 1, power: UInt = 1
+        while m / power >= 10 { power *= 10; count += 1 }
+        if n < 0 { b.append(UInt8(ascii: "-")) }
+        for _ in 0..<max(0, width - count - (n < 0 ? 1 : 0)) { b.append(UInt8(ascii: "0")) }
+        var rest = m
+        while power > 0 { b.append(UInt8(ascii: "0") + UInt8(rest / power)); rest %= power; power /= 10 }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Metadata
 
 /// The one clock of Shoebox. `$SHOEBOX_NOW` (ISO 8601) replaces it everywhere time matters,
 /// so tests can say "today is 2026-11-22" and get the same 30-day windows, purges and names.
@@ -39,33 +40,10 @@ public enum ShoeboxClock {
         var tm = tm()
         localtime_r(&t, &tm)
         let offset = Int(tm.tm_gmtoff)
-        // What String(format: "%04d-%02d-%02dT%02d:%02d:%02d") and "%@%02d:%02d" write, without their cost.
         var b: [UInt8] = []
         b.reserveCapacity(25)
-        appendPadded(Int(tm.tm_year) + 1900, width: 4, to: &b); b.append(UInt8(ascii: "-"))
-        appendPadded(Int(tm.tm_mon) + 1, width: 2, to: &b); b.append(UInt8(ascii: "-"))
-        appendPadded(Int(tm.tm_mday), width: 2, to: &b); b.append(UInt8(ascii: "T"))
-        appendPadded(Int(tm.tm_hour), width: 2, to: &b); b.append(UInt8(ascii: ":"))
-        appendPadded(Int(tm.tm_min), width: 2, to: &b); b.append(UInt8(ascii: ":"))
-        appendPadded(Int(tm.tm_sec), width: 2, to: &b)
-        if offset == 0 {
-            b.append(UInt8(ascii: "Z"))
-        } else {
-            b.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            appendPadded(abs(offset) / 3600, width: 2, to: &b); b.append(UInt8(ascii: ":"))
-            appendPadded((abs(offset) % 3600) / 60, width: 2, to: &b)
-        }
+        ISOText.appendDateTime(tm, to: &b)
+        if offset == 0 { b.append(UInt8(ascii: "Z")) } else { ISOText.appendOffset(offset, to: &b) }
         return String(decoding: b, as: UTF8.self)
     }
-}
-
-/// `n` as printf's `%0<width>d` writes it: zero-padded to `width` characters, a minus sign included.
-private func appendPadded(_ n: Int, width: Int, to b: inout [UInt8]) {
-    let m = n.magnitude
-    var count = 1, power: UInt = 1
-    while m / power >= 10 { power *= 10; count += 1 }
-    if n < 0 { b.append(UInt8(ascii: "-")) }
-    for _ in 0..<max(0, width - count - (n < 0 ? 1 : 0)) { b.append(UInt8(ascii: "0")) }
-    var rest = m
-    while power > 0 { b.append(UInt8(ascii: "0") + UInt8(rest / power)); rest %= power; power /= 10 }
 }
