@@ -862,6 +862,9 @@ class Harness:
             print(f"faults: {label}: ok", file=sys.stderr)
 
 
+real_stdout = sys.stdout
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=200)
@@ -876,7 +879,13 @@ def main():
                          "trace here (default 0.5; 0: every kill is timed)")
     ap.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     ap.add_argument("--json", help="write the summary as JSON to this file")
+    ap.add_argument("--row", action="store_true",
+                    help="for bench/run: everything on stderr, and one row of the benchmark table on stdout")
     a = ap.parse_args()
+    global real_stdout
+    real_stdout = sys.stdout
+    if a.row:
+        sys.stdout = sys.stderr
     if a.quick:
         a.runs = 12
     if a.seed is None:
@@ -912,6 +921,15 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(r, f, indent=1)
+    if a.row:
+        sys.stdout = real_stdout
+        lost = sum(h.counts[k] for k in COUNTERS)
+        print(f"| fault injection: kill -9 during trash, restore, purge, albums, scan, watch ({a.runs:,} runs) "
+              f"| {h.kills:,} kills ({h.at_write:,} on entry to a write call), "
+              + ", ".join(f"{k.replace('_', ' ')} {h.counts[k]}" for k in COUNTERS)
+              + f", other violations {violations}; {seconds:.0f} s | no comparison tool kills a photo manager mid-write "
+              f"| goal 0 lost, 0 violations: {'met' if lost == 0 and violations == 0 else 'NOT MET'} |")
+        sys.stdout = sys.stderr
     print("faults: per operation: runs/kills (at a write call, timed after the first write): "
           + " ".join(f"{k}={v['runs']}/{v['kills']}" + (f"({v['at_write']},{v['timed_after_write']})" if k != "watch" else "")
                      for k, v in sorted(h.ops.items()))
