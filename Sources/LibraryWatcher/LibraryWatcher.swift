@@ -45,6 +45,10 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// Recently Deleted is purged at start-up and then hourly.
     private var nextPurge: Date?
     private var saidAlbumsOff = false
+    /// Reconciling scans that failed in a row (a full disk, a read-only remount…), and the last
+    /// error said: retries come sooner than a minute at first, and the same error is said once.
+    private var failedScans = 0
+    private var lastScanError: String?
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
         self.library = library
@@ -288,9 +292,20 @@ public final class LibraryWatcher: @unchecked Sendable {
         } catch let e as ShoeboxError where e.code == .massDisappearance {
             enterMassPause(e)
         } catch {
-            logger.error("scan failed (\(reason)): \(error); trying again in a minute")
-            nextSafetyScan = Date().addingTimeInterval(60)
+            failedScans += 1
+            let delay = min(60, 5 * pow(2, Double(min(failedScans, 5) - 1)))
+            let text = "\(error)"
+            if text != lastScanError {
+                logger.error("scan failed (\(reason)): \(text); trying again in \(Int(delay)) s, then every minute while it fails")
+                lastScanError = text
+            }
+            nextSafetyScan = Date().addingTimeInterval(delay)
             return
+        }
+        if failedScans > 0 {
+            logger.info("recovered: the scan works again after \(failedScans) failed attempt(s)")
+            failedScans = 0
+            lastScanError = nil
         }
         nextSafetyScan = options.settings.safetyScanMinutes > 0
             ? Date().addingTimeInterval(options.settings.safetyScanMinutes * 60) : nil

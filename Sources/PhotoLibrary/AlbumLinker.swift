@@ -77,7 +77,9 @@ public struct AlbumLinker {
         if e == EPERM || e == EOPNOTSUPP || e == ENOSYS || e == EINVAL {
             return "albums are off: the file system of \(library.root.path) does not support symbolic links (exFAT, FAT and some NTFS mounts do not); the photos are indexed as usual"
         }
-        return "albums are off: cannot create a symbolic link in \(library.stateFolder.path): \(ShoeboxError.errnoText(e))"
+        // A read-only mount, a full disk or missing permissions say nothing about symbolic links:
+        // the album writes themselves report those, and switching albums off would hide them.
+        return nil
     }
 
     // MARK: What the albums should hold

@@ -16,6 +16,8 @@ public struct ShoeboxError: Error, CustomStringConvertible, Sendable {
         case index              // SQLite
         case massDisappearance  // a mount looks missing: refuse to mark everything gone
         case invalidArgument
+        case readOnly           // the library's file system is mounted read-only, or .shoebox/ is not writable
+        case noSpace            // the disk holding the library is full (bytes or inodes)
     }
     public var code: Code
     public var message: String

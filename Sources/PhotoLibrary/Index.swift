@@ -5,8 +5,12 @@ import Metadata
 /// The SQLite index (`.shoebox/index.sqlite`, WAL): a cache of the sidecars and the files,
 /// shaped for queries. `shoebox rebuild` can always recreate it.
 public final class Index: @unchecked Sendable {
-    public let pool: DatabasePool
+    /// A `DatabasePool` normally; a read-only `DatabaseQueue` when the library cannot be written.
+    public let pool: any DatabaseWriter
     let library: Library
+    /// Set when the index was opened read-only because the library cannot be written (read-only
+    /// mount, full disk): reads work, and the first write fails with `readOnlyReason`.
+    public let readOnlyReason: ShoeboxError?
 
     public init(library: Library, path: URL? = nil) throws {
         self.library = library
@@ -18,17 +22,49 @@ public final class Index: @unchecked Sendable {
         // `list --place reykjavik` finds "Reykjavík": SQLite's NOCASE folds ASCII case only.
         config.prepareDatabase { db in db.add(function: Index.fold) }
         do {
-            pool = try DatabasePool(path: url.path, configuration: config)
-            try Index.migrator.migrate(pool)
+            let writable = try DatabasePool(path: url.path, configuration: config)
+            try Index.migrator.migrate(writable)
+            pool = writable
+            readOnlyReason = nil
         } catch {
-            throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
+            // Opening a WAL database for writing writes (the -wal and -shm files, a migration
+            // check). On a read-only mount or a full disk, reading the index is still worth having.
+            guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
+                throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
+            }
+            pool = try Index.openReadOnly(url, config: config, because: problem)
+            readOnlyReason = problem
         }
+    }
+
+    /// `mode=ro` reads the WAL through an existing -shm (a crash may have left committed pages
+    /// there); when those files are gone the WAL was checkpointed, and `immutable=1` needs neither.
+    /// Both are SQLite URIs: Debian's SQLite is built with SQLITE_USE_URI.
+    static func openReadOnly(_ url: URL, config base: Configuration, because problem: ShoeboxError) throws -> DatabaseQueue {
+        var config = base
+        config.readonly = true
+        let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? url.path
+        var lastError: (any Error)?
+        for mode in ["mode=ro", "immutable=1"] {
+            do {
+                let queue = try DatabaseQueue(path: "file:\(encoded)?\(mode)", configuration: config)
+                guard try queue.read({ db in try Index.migrator.hasCompletedMigrations(db) }) else {
+                    throw ShoeboxError(problem.code, problem.message + "; the index needs an upgrade that cannot be written now")
+                }
+                return queue
+            } catch let e as ShoeboxError {
+                throw e
+            } catch {
+                lastError = error
+            }
+        }
+        throw ShoeboxError(problem.code, problem.message + "; the index cannot be read either", underlying: lastError)
     }
 
     /// Checkpoints the WAL into the main file and closes every connection.
     func close() throws {
         do {
-            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            if readOnlyReason == nil { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
             try pool.close()
         } catch {
             throw ShoeboxError(.index, "cannot close the index", underlying: error)
@@ -293,6 +329,7 @@ public final class Index: @unchecked Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        if let readOnlyReason { throw readOnlyReason }
         do { return try pool.write(body) } catch let e as ShoeboxError { throw e } catch {
             throw ShoeboxError(.index, "cannot update the index \(library.indexURL.path)", underlying: error)
         }

@@ -41,6 +41,27 @@ public struct Library: Sendable {
         throw ShoeboxError(.noLibrary, "no Shoebox library here or above \(currentDirectory); run `shoebox init PATH` or pass --library PATH")
     }
 
+    /// Why Shoebox cannot write into this library, when it cannot: a read-only mount, a state
+    /// folder without write permission, or a full disk. nil when writes should work.
+    public var writeProblem: ShoeboxError? {
+        var fs = statvfs()
+        if statvfs(stateFolder.path, &fs) == 0 {
+            if fs.f_flag & UInt(ST_RDONLY) != 0 {
+                return ShoeboxError(.readOnly, "the library \(root.path) is on a read-only file system; remount it read-write to change it (`list`, `show`, `album list|show`, `trash list` and `doctor` still work)")
+            }
+            // A few blocks or inodes left is as good as none: SQLite and a sidecar need several.
+            let freeBytes = Int64(fs.f_bavail) * Int64(fs.f_frsize)
+            if freeBytes < 64 << 10 || (fs.f_files > 0 && fs.f_favail < 8) {
+                let what = freeBytes < 64 << 10 ? "\(freeBytes / 1024) KiB free" : "\(fs.f_favail) inodes free"
+                return ShoeboxError(.noSpace, "the disk holding the library \(root.path) is full (\(what)); free some space and run the command again")
+            }
+        }
+        if access(stateFolder.path, W_OK) != 0 && errno != ENOENT {
+            return ShoeboxError(.readOnly, "\(stateFolder.path) is not writable by this user; fix with `chmod u+w` or run Shoebox as the library's owner")
+        }
+        return nil
+    }
+
     public var isInitialized: Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: stateFolder.path, isDirectory: &isDir) && isDir.boolValue

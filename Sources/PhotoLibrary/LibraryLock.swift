@@ -13,7 +13,9 @@ public final class LibraryLock {
     public init(library: Library, timeout: Double = 30) throws {
         fd = open(library.lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw ShoeboxError(.io, "cannot open \(library.lockURL.path): \(ShoeboxError.errnoText())")
+            let e = errno
+            if let problem = library.writeProblem { throw problem }
+            throw ShoeboxError(.io, "cannot open \(library.lockURL.path): \(ShoeboxError.errnoText(e))")
         }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

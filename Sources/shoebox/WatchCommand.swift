@@ -33,6 +33,9 @@ struct Watch: ParsableCommand {
             watchOptions.pollSeconds = poll
             watchOptions.settings = try LibrarySettings.load(library)
             let index = try Index(library: library)
+            // Watching is writing: on a read-only mount or a full disk, say so now rather than
+            // start a watcher whose every batch fails (a disk that fills later is retried).
+            if let problem = index.readOnlyReason { throw problem }
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = .info
