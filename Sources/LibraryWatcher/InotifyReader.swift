@@ -260,11 +260,22 @@ final class InotifyReader: @unchecked Sendable {
             return rebuild(reason: "a file system inside the library was unmounted")
         }
         guard let dirC = inotifytools_filename_from_wd(wd) else { return }
-        guard let name = String(validatingCString: shoebox_inotify_event_name(event)), !name.isEmpty else {
+        let dir = String(cString: dirC)
+        guard let name = String(validatingCString: shoebox_inotify_event_name(event)) else {
+            // Arrivals under a name that is not UTF-8 are said; the rest about them changes nothing.
+            let dirSlash = dir.hasSuffix("/") ? dir : dir + "/"
+            let arrival = mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 || mask & UInt32(IN_CREATE | IN_ISDIR) == UInt32(IN_CREATE | IN_ISDIR)
+            if arrival, let relDir = dirSlash == rootSlash ? "" : relative(dirSlash) {
+                let cName = shoebox_inotify_event_name(event)!
+                let raw = Array(UnsafeRawBufferPointer(start: cName, count: strlen(cName)))
+                if raw.first != UInt8(ascii: ".") { queue.push(.unnamable(displayPath(bytes: Array(relDir.utf8) + raw))) }
+            }
+            return
+        }
+        guard !name.isEmpty else {
             // About a watched folder itself (deleted, moved, unwatched): its parent reports it by name.
             return
         }
-        let dir = String(cString: dirC)
         let full = (dir.hasSuffix("/") ? dir : dir + "/") + name
         guard let rel = relative(full) else { return }
         let isFolder = mask & UInt32(IN_ISDIR) != 0

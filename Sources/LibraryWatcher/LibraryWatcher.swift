@@ -48,6 +48,9 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// Reconciling scans that failed in a row (a full disk, a read-only remount…), and the last
     /// error said: retries come sooner than a minute at first, and the same error is said once.
     private var failedScans = 0
+    /// What was last said of each file that could not be indexed, and when: a folder arrival and
+    /// the file's own events often reach the same broken file twice, and it is said once.
+    private var saidProblems: [String: (reason: String, at: Date)] = [:]
     private var lastScanError: String?
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
@@ -142,6 +145,8 @@ public final class LibraryWatcher: @unchecked Sendable {
                     removalsCame = true
                 case .folderCreated(let path):
                     changes.append(.folderArrived(path))
+                case .unnamable(let path):
+                    warnOnce(path, FileProblem.nameNotUTF8)
                 case .resync(let reason):
                     scanReason = reason
                     changes.removeAll()
@@ -282,8 +287,10 @@ public final class LibraryWatcher: @unchecked Sendable {
                            ("returned", report.returned), ("removed", report.removed)]
                 .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
             logger.info("reconciled by a scan (\(reason)): \(summary.isEmpty ? "no changes" : summary)")
-            for p in report.failed { logger.warning("\(displayPath(p.path)): \(p.reason)") }
-            for p in report.warnings where p.path == "Albums" { logger.warning("\(p.reason)") }
+            for p in report.failed { warnOnce(p.path, p.reason) }
+            for p in report.warnings {
+                if p.path == "Albums" { logger.warning("\(p.reason)") } else { warnOnce(p.path, p.reason) }
+            }
             if report.removedFromAlbums > 0 {
                 logger.info("\(report.removedFromAlbums) asset(s) taken out of user albums: their links were deleted by hand")
             }
@@ -350,6 +357,16 @@ public final class LibraryWatcher: @unchecked Sendable {
         }
     }
 
+    /// One line per problem with a file: the same words about the same file again within ten
+    /// minutes are not repeated (a safety scan later says it again, as a reminder).
+    private func warnOnce(_ path: String, _ reason: String) {
+        let now = Date()
+        if let said = saidProblems[path], said.reason == reason, now.timeIntervalSince(said.at) < 600 { return }
+        if saidProblems.count > 10_000 { saidProblems = saidProblems.filter { now.timeIntervalSince($0.value.at) < 600 } }
+        saidProblems[path] = (reason, now)
+        logger.warning("\(displayPath(path)): \(reason)")
+    }
+
     private func log(_ report: LiveUpdater.Report) {
         for entry in report.entries {
             switch entry {
@@ -371,8 +388,8 @@ public final class LibraryWatcher: @unchecked Sendable {
                 logger.info("moved to Recently Deleted by hand: \(displayPath(path)) (id \(id))")
             }
         }
-        for p in report.failed { logger.warning("\(displayPath(p.path)): \(p.reason)") }
-        for p in report.warnings { logger.warning("\(displayPath(p.path)): \(p.reason)") }
+        for p in report.failed { warnOnce(p.path, p.reason) }
+        for p in report.warnings { warnOnce(p.path, p.reason) }
         if let albums = report.albums {
             for (album, id) in albums.removedByHand {
                 logger.info("took \(id) out of the album \"\(album)\": its link was deleted by hand")

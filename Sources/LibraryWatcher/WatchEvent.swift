@@ -11,6 +11,9 @@ enum WatchEvent: Sendable {
     /// Second half of a rename, or something moved in from outside the watched tree.
     case movedTo(String, cookie: UInt32, isFolder: Bool)
     case deleted(String, isFolder: Bool)
+    /// A file or folder arrived under a name that is not UTF-8 (shown with `\xNN` escapes): it
+    /// cannot be indexed, and is said once.
+    case unnamable(String)
     /// A new folder, already watched (with everything in it) when this arrives.
     case folderCreated(String)
     /// Events were lost (queue overflow, a lost watch, a file system inside the library

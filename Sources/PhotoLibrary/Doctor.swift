@@ -33,14 +33,32 @@ extension Library {
         for r in records { byPath[r.path] = r }
         var unindexed = 0, changed = 0
         var seen = Set<String>()
+        var notInIndex: [String] = []
         for f in walked.files {
             seen.insert(f.path)
             guard let r = byPath[f.path] else {
                 let ext = (f.path as NSString).pathExtension.lowercased()
-                if FileProbe.mediaExtensions.contains(ext) { unindexed += 1 }
+                if FileProbe.mediaExtensions.contains(ext) { notInIndex.append(f.path) }
                 continue
             }
             if r.size != f.stat.size || r.mtimeNS != f.stat.mtimeNS || r.inode != f.stat.inode { changed += 1 }
+        }
+        // A file the scan cannot index (damaged, not a photo, a bomb) is not a stale index: look
+        // at the first few the way the scan does, so that `doctor` does not ask for a scan that
+        // cannot help. Beyond that many, they are counted as not indexed.
+        var unindexable = walked.problems.filter { $0.reason == FileProblem.nameNotUTF8 }
+        if !notInIndex.isEmpty {
+            let probe = FileProbe(library: self, now: Date())
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+            defer { buffer.deallocate() }
+            for (i, path) in notInIndex.enumerated() {
+                guard i < 200 else { unindexed += notInIndex.count - i; break }
+                switch probe.probe(path, buffer: buffer) {
+                case .failed(let problem) where !problem.stillBeingWritten: unindexable.append(problem)
+                case .ignored: break
+                default: unindexed += 1
+                }
+            }
         }
         let vanished = byPath.keys.filter { !seen.contains($0) }.count
         let scan = "shoebox --library \(shellQuote(root.path)) scan"
@@ -66,9 +84,16 @@ extension Library {
             add("journal", .warning, "an interrupted scan left a journal; the next scan replays it", fix: scan)
         }
 
+        if !unindexable.isEmpty {
+            let sample = unindexable.prefix(3).map { "\(displayPath($0.path)): \($0.reason)" }.joined(separator: "; ")
+            add("unindexable", .warning, "\(unindexable.count) file\(unindexable.count == 1 ? "" : "s") cannot be indexed: \(sample)\(unindexable.count > 3 ? "; …" : "")",
+                fix: "\(scan) names each; repair, convert or remove them")
+        }
+
         // Files that cannot be read.
         let unreadable = walked.files.filter { access(url(for: $0.path).path, R_OK) != 0 }
-        let problems = walked.problems + unreadable.map { FileProblem(path: $0.path, reason: "permission denied") }
+        let problems = walked.problems.filter { $0.reason != FileProblem.nameNotUTF8 }
+            + unreadable.map { FileProblem(path: $0.path, reason: "permission denied") }
         if problems.isEmpty {
             add("permissions", .ok, "every file and folder is readable")
         } else {

@@ -107,8 +107,7 @@ struct LibraryWalker {
             let startsWithDot = nameBytes.first == UInt8(ascii: ".")
             guard let rel = String(validating: relBytes, as: UTF8.self) else {
                 if !startsWithDot {
-                    result.problems.append(FileProblem(path: displayPath(bytes: relBytes),
-                        reason: "name is not valid UTF-8; rename it to index it (e.g. with `convmv -f latin1 -t utf8`)"))
+                    result.problems.append(FileProblem(path: displayPath(bytes: relBytes), reason: FileProblem.nameNotUTF8))
                 }
                 if isDir { fts_set(fts, ent, FTS_SKIP) }
                 continue
@@ -162,7 +161,13 @@ public func displayPath(_ path: String) -> String {
     return out
 }
 
-func displayPath(bytes: [UInt8]) -> String {
+extension FileProblem {
+    /// What is said of a file or folder whose name is not UTF-8 (scan, doctor and watch alike).
+    public static let nameNotUTF8 = "name is not valid UTF-8; rename it to index it (e.g. with `convmv -f latin1 -t utf8`)"
+}
+
+/// A path that may hold bytes that are not UTF-8, printable on one line (`caf\xe9.jpg`).
+public func displayPath(bytes: [UInt8]) -> String {
     var out = ""
     var i = 0
     while i < bytes.count {

@@ -90,7 +90,7 @@ public final class LiveUpdater {
             case .arrived(let path):
                 if Library.isIndexable(relativePath: path) { arrivals.append(path) }
             case .folderArrived(let folder):
-                arrivals += filesUnder(folder)
+                arrivals += filesUnder(folder, problems: &report.failed)
             case .moved(let from, let to):
                 try flushArrivals()
                 if try move(from: from, to: to, scanner: scanner, report: &report) {
@@ -103,7 +103,7 @@ public final class LiveUpdater {
                 if try moveFolder(from: from, to: to, scanner: scanner, report: &report) { changedSomething = true }
                 // Files under it that were never indexed (still being written, say) are looked at now;
                 // the moved ones are unchanged and cost one lookup each.
-                arrivals += filesUnder(to)
+                arrivals += filesUnder(to, problems: &report.failed)
             case .removed(let path):
                 removals.append((path, false))
             case .folderRemoved(let folder):
@@ -297,7 +297,7 @@ public final class LiveUpdater {
     }
 
     /// Indexable regular files under a folder, without following links (like the scanner's walk).
-    func filesUnder(_ folder: String) -> [String] {
+    func filesUnder(_ folder: String, problems: inout [FileProblem]) -> [String] {
         guard Library.isIndexable(relativePath: folder + "/x") else { return [] }
         var out: [String] = []
         var stack = [folder]
@@ -305,10 +305,16 @@ public final class LiveUpdater {
             guard let handle = opendir(library.url(for: dir).path) else { continue }
             defer { closedir(handle) }
             while let ent = readdir(handle) {
-                let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
-                    String(validatingCString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                let nameBytes = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                    Array(raw.prefix { $0 != 0 })
                 }
-                guard let name, name != ".", name != "..", !name.hasPrefix(".") else { continue }
+                guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                    if nameBytes.first != UInt8(ascii: ".") {
+                        problems.append(FileProblem(path: displayPath(bytes: Array((dir + "/").utf8) + nameBytes), reason: FileProblem.nameNotUTF8))
+                    }
+                    continue
+                }
+                guard name != ".", name != "..", !name.hasPrefix(".") else { continue }
                 let path = dir + "/" + name
                 guard let st = lstatFile(path) else { continue }
                 if (st.mode & S_IFMT) == S_IFDIR {

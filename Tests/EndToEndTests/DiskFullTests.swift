@@ -385,6 +385,7 @@ final class WatchProcess: @unchecked Sendable {
 
     var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     var isRunning: Bool { process.isRunning }
+    var pid: Int32 { process.processIdentifier }
 
     func waitFor(_ words: String, orAny others: [String] = [], seconds: Double = 30) throws {
         let deadline = Date().addingTimeInterval(seconds)
