@@ -44,16 +44,17 @@ extension Library {
             if r.size != f.stat.size || r.mtimeNS != f.stat.mtimeNS || r.inode != f.stat.inode { changed += 1 }
         }
         // A file the scan cannot index (damaged, not a photo, a bomb) is not a stale index: look
-        // at the first few the way the scan does, so that `doctor` does not ask for a scan that
-        // cannot help. Beyond that many, they are counted as not indexed.
+        // at the first few the way the scan does (headers and structure, not the whole file), so
+        // that `doctor` does not ask for a scan that cannot help. Beyond that many, they are
+        // counted as not indexed.
         var unindexable = walked.problems.filter { $0.reason == FileProblem.nameNotUTF8 }
         if !notInIndex.isEmpty {
             let probe = FileProbe(library: self, now: Date())
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 64)
             defer { buffer.deallocate() }
             for (i, path) in notInIndex.enumerated() {
                 guard i < 200 else { unindexed += notInIndex.count - i; break }
-                switch probe.probe(path, buffer: buffer) {
+                switch probe.probe(path, buffer: buffer, hashing: false) {
                 case .failed(let problem) where !problem.stillBeingWritten: unindexable.append(problem)
                 case .ignored: break
                 default: unindexed += 1

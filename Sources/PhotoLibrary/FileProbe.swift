@@ -68,7 +68,8 @@ struct FileProbe {
     let library: Library
     let now: Date
 
-    func probe(_ path: String, buffer: UnsafeMutableRawBufferPointer) -> Outcome {
+    /// `hashing: false` judges the file without reading it all (`doctor`): the result's `sha256` is empty.
+    func probe(_ path: String, buffer: UnsafeMutableRawBufferPointer, hashing: Bool = true) -> Outcome {
         let fullPath = library.url(for: path).path
         let fd = open(fullPath, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -117,6 +118,7 @@ struct FileProbe {
             }
             warning = "\(incomplete); indexed anyway, the file looks damaged"
         }
+        guard hashing else { return .indexed(Result(path: path, stat: before, sha256: "", metadata: metadata, warning: warning)) }
         let sha: String
         do { sha = try FileProbe.sha256(fd: fd, buffer: buffer) } catch {
             return .failed(FileProblem(path: path, reason: "cannot read: \(error)"))

@@ -45,14 +45,24 @@ final class SmallDisk {
         return Int(fs.f_bavail) * Int(fs.f_frsize)
     }
 
-    /// Takes all free space but `bytes` (tmpfs counts whole pages).
+    /// Takes all free space but `bytes` (tmpfs counts whole pages). Something else may write
+    /// meanwhile (a running `watch`): then it tries again with what is left, in another file.
     func fill(leaving bytes: Int) throws {
-        try? FileManager.default.removeItem(at: filler)
-        let size = freeBytes - bytes
-        if size > 0 { try TestRoll.run("/usr/bin/fallocate", ["-l", String(size), filler.path]) }
+        giveSpaceBack()
+        for attempt in 0..<40 {
+            let size = freeBytes - bytes
+            if size <= 0 { return }
+            let r = try TestRoll.run("/usr/bin/fallocate", ["-l", String(size), filler.path + "-\(attempt)"], allowFailure: true)
+            if r.status == 0 && freeBytes <= bytes { return }
+            usleep(50_000)
+        }
+        throw NSError(domain: "SmallDisk", code: 1, userInfo: [NSLocalizedDescriptionKey: "could not fill \(mountPoint.path) to \(bytes) bytes free"])
     }
 
-    func giveSpaceBack() { try? FileManager.default.removeItem(at: filler) }
+    func giveSpaceBack() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: mountPoint.path)) ?? []
+        for name in names where name.hasPrefix("filler") { try? FileManager.default.removeItem(at: mountPoint.appendingPathComponent(name)) }
+    }
 
     func remount(_ options: String) throws {
         try TestRoll.run("/bin/mount", ["-o", "remount," + options, mountPoint.path])
@@ -284,7 +294,7 @@ struct DiskFullTests {
         let moved = try #require(ids.keys.sorted().first { $0.hasSuffix(".JPG") })
         let watch = try WatchProcess(cli)
         defer { watch.stop() }
-        try watch.waitFor("watching")
+        try watch.waitFor("reconciled by a scan (start-up)")
 
         try disk.fill(leaving: 0)
         // A rename needs no space; recording it does.
