@@ -16,7 +16,9 @@ public enum ShoeboxClock {
     public static func parseISO8601(_ text: String) -> Date? {
         // Foundation's ISO8601DateFormatter dies of SIGFPE on a fraction of 35 digits or more
         // (found by Fuzz/run); a real date, nanoseconds and offset included, has 35 characters.
-        guard text.utf8.count <= 40 else { return nil }
+        // Its DateFormatter traps ("Incorrect range") on a combining mark inside the date, where
+        // grapheme and UTF-16 ranges differ (found by Fuzz/run too). A date is ASCII.
+        guard text.utf8.count <= 40, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         let full = ISO8601DateFormatter()
         full.formatOptions = [.withInternetDateTime]
         if let d = full.date(from: text) { return d }

@@ -17,6 +17,16 @@ struct FuzzFindingsTests {
         #expect(ShoeboxClock.parseISO8601("2026-11-22T10:15:03Z") != nil)
     }
 
+    /// Foundation's DateFormatter traps on a combining mark inside a date ("2026-11-2" + U+032B):
+    /// a user album's `created` reached it through the same decoder.
+    @Test func aDateWithACombiningMarkIsRefusedNotACrash() {
+        let album = "{\"created\":\"2026-11-2\u{32B}10:15:03.000Z\",\"folder\":\"Zo\u{EB}\",\"id\":\"868ce4e5\",\"name\":\"Zo\u{EB}\",\"schema\":1}"
+        #expect(throws: DecodingError.self) { try ShoeboxJSON.makeDecoder().decode(UserAlbum.self, from: Data(album.utf8)) }
+        #expect(ShoeboxClock.parseISO8601("2026-11-2\u{32B}10:15:03.000Z") == nil)
+        #expect(ShoeboxClock.parseISO8601("2026-11-2\u{32B}") == nil)
+        #expect(ShoeboxClock.parseISO8601("2026-11-22") != nil)
+    }
+
     /// A path with a run of 19 or more digits overflowed the file-name date scanner when `list` or
     /// `show --json` asked an asset without a capture date for its date.
     @Test func aPathWithALongRunOfDigitsListsWithItsModificationTime() throws {
