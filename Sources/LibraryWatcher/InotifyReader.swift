@@ -145,25 +145,28 @@ final class InotifyReader: @unchecked Sendable {
         let ok = withExcludeList { list in
             inotifytools_watch_recursively_with_exclude(path, InotifyReader.events, list)
         }
-        if ok == 0 {
-            let e = inotifytools_error()
-            if e == ENOSPC {
-                let limit = inotifytools_get_max_user_watches()
-                queue.push(.unavailable(message: """
-                    out of inotify watches (fs.inotify.max_user_watches = \(limit)) for the folders of \(root); \
-                    raise the limit with `sudo sysctl fs.inotify.max_user_watches=\(max(524_288, Int(limit) * 4))` \
-                    (and put that line in /etc/sysctl.d/90-shoebox.conf to keep it)
-                    """))
-                // The watcher polls from now on: this thread lets go of inotify and ends.
-                if watching { tearDown() }
-                return false
-            }
-            if e != ENOENT && e != ENOTDIR && path == root {
-                queue.push(.unavailable(message: "cannot watch \(root): \(String(cString: strerror(e)))"))
-                return false
-            }
+        if ok == 0, !watchFailed(path) { return false }
+        return collectFolders(path)
+    }
+
+    /// After a failed watch: false when watching cannot go on (the queue has been told why).
+    private func watchFailed(_ path: String) -> Bool {
+        let e = inotifytools_error()
+        if e == ENOSPC {
+            let limit = inotifytools_get_max_user_watches()
+            queue.push(.unavailable(message: """
+                out of inotify watches (fs.inotify.max_user_watches = \(limit)) for the folders of \(root); \
+                raise the limit with `sudo sysctl fs.inotify.max_user_watches=\(max(524_288, Int(limit) * 4))` \
+                (and put that line in /etc/sysctl.d/90-shoebox.conf to keep it)
+                """))
+            // The watcher polls from now on: this thread lets go of inotify and ends.
+            if watching { tearDown() }
+            return false
         }
-        collectFolders(path)
+        if e != ENOENT && e != ENOTDIR && path == root {
+            queue.push(.unavailable(message: "cannot watch \(root): \(String(cString: strerror(e)))"))
+            return false
+        }
         return true
     }
 
@@ -175,10 +178,19 @@ final class InotifyReader: @unchecked Sendable {
     }
 
     /// Records the folders a recursive watch just covered (links are not followed, like libinotifytools).
-    private func collectFolders(_ top: String) {
+    /// Notes every folder of a tree just watched, and watches the ones libinotifytools missed:
+    /// it lists a folder before it watches it, so a subfolder created in between (a file manager
+    /// or `mkdir -p` making several at once) would never be watched, and files later dropped into
+    /// it never seen. Each folder here is watched before it is listed, which closes that gap; what
+    /// is already in such a folder is found by the scan of the tree that its arrival causes.
+    private func collectFolders(_ top: String) -> Bool {
         var stack = [top]
         while let dir = stack.popLast() {
-            folders.insert(dir == "/" ? dir : dir + "/")
+            let dirSlash = dir == "/" ? dir : dir + "/"
+            folders.insert(dirSlash)
+            if inotifytools_wd_from_filename(dirSlash) < 0 && inotifytools_wd_from_filename(dir) < 0 {
+                if inotifytools_watch_file(dirSlash, InotifyReader.events) == 0 && !watchFailed(dir) { return false }
+            }
             guard let handle = opendir(dir) else { continue }
             defer { closedir(handle) }
             while let ent = readdir(handle) {
@@ -194,6 +206,7 @@ final class InotifyReader: @unchecked Sendable {
                 stack.append(child)
             }
         }
+        return true
     }
 
     /// Stops watching a folder and everything under it (it left the library).

@@ -152,6 +152,30 @@ struct WatcherTests {
         #expect(try w.cli.assetsByPath().count >= 2000)
     }
 
+    @Test func filesDroppedIntoFoldersMadeAllAtOnceAreAllSeen() throws {
+        let w = try Watched.start()
+        defer { w.stop() }
+        // `mkdir -p "Drop 0"/{0..9}` or a file manager pasting a folder tree: libinotifytools lists
+        // a new folder before it watches it, and subfolders made in between were never watched,
+        // nor the files later put in them. Thirty rounds, each a new folder with ten subfolders,
+        // give that race thirty chances (before the fix, ten rounds lost it in two runs of three).
+        var made = 0
+        for round in 0..<30 {
+            let top = w.url("Drop \(round)").path
+            guard mkdir(top, 0o755) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
+            for i in 0..<10 {
+                guard mkdir(top + "/\(i)", 0o755) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
+            }
+            usleep(200_000)
+            for i in 0..<10 {
+                try Data(w.distinctJPEG(8000 + made)).write(to: URL(fileURLWithPath: top + "/\(i)/d-\(made).jpg"))
+                made += 1
+            }
+        }
+        try w.waitUntilIndexEqualsDisk()
+        #expect(try w.cli.assetsByPath().keys.filter { $0.hasPrefix("Drop ") }.count == made)
+    }
+
     @Test func queueOverflowIsReconciledByAScan() throws {
         let w = try Watched.start()
         defer { w.stop() }
