@@ -145,12 +145,12 @@ final class InotifyReader: @unchecked Sendable {
         let ok = withExcludeList { list in
             inotifytools_watch_recursively_with_exclude(path, InotifyReader.events, list)
         }
-        if ok == 0, !watchFailed(path) { return false }
+        if ok == 0, !goesOnAfterFailedWatch(path) { return false }
         return collectFolders(path)
     }
 
-    /// After a failed watch: false when watching cannot go on (the queue has been told why).
-    private func watchFailed(_ path: String) -> Bool {
+    /// After a failed watch: whether watching goes on; when not, the queue has been told why.
+    private func goesOnAfterFailedWatch(_ path: String) -> Bool {
         let e = inotifytools_error()
         if e == ENOSPC {
             let limit = inotifytools_get_max_user_watches()
@@ -177,8 +177,8 @@ final class InotifyReader: @unchecked Sendable {
         return list.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
     }
 
-    /// Records the folders a recursive watch just covered (links are not followed, like libinotifytools).
-    /// Notes every folder of a tree just watched, and watches the ones libinotifytools missed:
+    /// Records every folder of a tree just watched (links are not followed, like libinotifytools),
+    /// and watches the ones libinotifytools missed:
     /// it lists a folder before it watches it, so a subfolder created in between (a file manager
     /// or `mkdir -p` making several at once) would never be watched, and files later dropped into
     /// it never seen. Each folder here is watched before it is listed, which closes that gap; what
@@ -189,7 +189,7 @@ final class InotifyReader: @unchecked Sendable {
             let dirSlash = dir == "/" ? dir : dir + "/"
             folders.insert(dirSlash)
             if inotifytools_wd_from_filename(dirSlash) < 0 && inotifytools_wd_from_filename(dir) < 0 {
-                if inotifytools_watch_file(dirSlash, InotifyReader.events) == 0 && !watchFailed(dir) { return false }
+                if inotifytools_watch_file(dirSlash, InotifyReader.events) == 0 && !goesOnAfterFailedWatch(dir) { return false }
             }
             guard let handle = opendir(dir) else { continue }
             defer { closedir(handle) }
