@@ -138,15 +138,40 @@ final class InotifyReader: @unchecked Sendable {
         }
     }
 
-    /// Watches a folder and everything under it (reserved folders excluded). False when the
-    /// watch limit is reached (the queue is told) — a folder that vanished meanwhile is no failure.
+    /// Watches a folder and everything under it (reserved folders excluded, links not followed),
+    /// and records each folder. False when the watch limit is reached (the queue is told) — a
+    /// folder that vanished meanwhile is no failure.
+    ///
+    /// Each folder is watched before it is listed: a subfolder made after the listing is then
+    /// reported by its parent's watch. libinotifytools' recursive watch lists a folder before it
+    /// watches it, so subfolders made in between (`mkdir -p`, a file manager pasting a tree) were
+    /// never watched and files later dropped into them never seen. What is already in a new
+    /// folder is found by the scan of the tree that its arrival causes.
     @discardableResult
-    private func watchTree(_ path: String) -> Bool {
-        let ok = withExcludeList { list in
-            inotifytools_watch_recursively_with_exclude(path, InotifyReader.events, list)
+    private func watchTree(_ top: String) -> Bool {
+        var stack = [top]
+        while let dir = stack.popLast() {
+            let dirSlash = dir == "/" ? dir : dir + "/"
+            if inotifytools_wd_from_filename(dirSlash) < 0 && inotifytools_wd_from_filename(dir) < 0 {
+                if inotifytools_watch_file(dirSlash, InotifyReader.events) == 0 && !goesOnAfterFailedWatch(dir) { return false }
+            }
+            folders.insert(dirSlash)
+            guard let handle = opendir(dir) else { continue }
+            defer { closedir(handle) }
+            while let ent = readdir(handle) {
+                let type = Int(ent.pointee.d_type)
+                guard type == Int(DT_DIR) || type == Int(DT_UNKNOWN) else { continue }
+                let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                    String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                }
+                if name == "." || name == ".." { continue }
+                let child = (dir == "/" ? "" : dir) + "/" + name
+                var st = stat()
+                guard lstat(child, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, !excluded.contains(child) else { continue }
+                stack.append(child)
+            }
         }
-        if ok == 0, !goesOnAfterFailedWatch(path) { return false }
-        return collectFolders(path)
+        return true
     }
 
     /// After a failed watch: whether watching goes on; when not, the queue has been told why.
@@ -166,45 +191,6 @@ final class InotifyReader: @unchecked Sendable {
         if e != ENOENT && e != ENOTDIR && path == root {
             queue.push(.unavailable(message: "cannot watch \(root): \(String(cString: strerror(e)))"))
             return false
-        }
-        return true
-    }
-
-    private func withExcludeList<T>(_ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> T) -> T {
-        let copies = excluded.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        var list: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
-        return list.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-    }
-
-    /// Records every folder of a tree just watched (links are not followed, like libinotifytools),
-    /// and watches the ones libinotifytools missed:
-    /// it lists a folder before it watches it, so a subfolder created in between (a file manager
-    /// or `mkdir -p` making several at once) would never be watched, and files later dropped into
-    /// it never seen. Each folder here is watched before it is listed, which closes that gap; what
-    /// is already in such a folder is found by the scan of the tree that its arrival causes.
-    private func collectFolders(_ top: String) -> Bool {
-        var stack = [top]
-        while let dir = stack.popLast() {
-            let dirSlash = dir == "/" ? dir : dir + "/"
-            folders.insert(dirSlash)
-            if inotifytools_wd_from_filename(dirSlash) < 0 && inotifytools_wd_from_filename(dir) < 0 {
-                if inotifytools_watch_file(dirSlash, InotifyReader.events) == 0 && !goesOnAfterFailedWatch(dir) { return false }
-            }
-            guard let handle = opendir(dir) else { continue }
-            defer { closedir(handle) }
-            while let ent = readdir(handle) {
-                let type = Int(ent.pointee.d_type)
-                guard type == Int(DT_DIR) || type == Int(DT_UNKNOWN) else { continue }
-                let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
-                    String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
-                if name == "." || name == ".." { continue }
-                let child = (dir == "/" ? "" : dir) + "/" + name
-                var st = stat()
-                guard lstat(child, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, !excluded.contains(child) else { continue }
-                stack.append(child)
-            }
         }
         return true
     }
