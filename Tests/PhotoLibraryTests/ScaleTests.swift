@@ -158,7 +158,7 @@ struct ScaleTests {
         // and repaired; the others, whose links and stamps are unchanged, are not rewritten.
         try linker.saveStamps(stamps)
         let asset = try #require(try index.allAssets().first { $0.year == Int(year) && $0.state == .present })
-        try Scanner(library: library, index: index).commit([asset])
+        try AssetWriter(library: library, index: index).commit([asset])
         #expect(try index.generation() != stamps.generation)
         try FileManager.default.removeItem(atPath: folder + "/" + link)
         #expect(try linker.sync().foldersWritten == 1)

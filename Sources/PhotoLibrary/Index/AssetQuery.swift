@@ -27,8 +27,30 @@ public struct AssetQuery: Sendable {
     public var limit: Int?
     /// The video halves of Live Photos are listed with their photo, not on their own.
     public var includeLiveVideos = false
+    /// Only these assets (a session's list, an album's members).
+    public var ids: [AssetID]?
+    /// Captured at or after this instant (by the capture time after every fallback).
+    public var takenFrom: Date?
+    /// Captured before this instant.
+    public var takenBefore: Date?
+    /// Scored at least this (unscored assets never match).
+    public var minScore: Double?
+    /// Only utility images (screenshots, documents) when true; only real photos when false.
+    public var isUtility: Bool?
+    /// Only assets that are (true) or are not (false) byte-identical copies of another.
+    public var isDuplicate: Bool?
+    /// Conditions on feature modules' fields (`Asset.features`), all of which must hold.
+    public var features: [FeatureCondition] = []
 
     public init() {}
+
+    /// Present byte-identical copies of another asset (the count a scan reports).
+    public static var presentDuplicates: AssetQuery {
+        var q = AssetQuery()
+        q.isDuplicate = true
+        q.includeLiveVideos = true
+        return q
+    }
 
     func sql() -> (String, StatementArguments) {
         var clauses: [String] = []
@@ -43,6 +65,20 @@ public struct AssetQuery: Sendable {
             let key = Index.folded(place)
             clauses.append("(shoebox_fold(city) = ? OR shoebox_fold(country) = ? OR shoebox_fold(city || ', ' || country) = ?)")
             args += [key, key, key]
+        }
+        if let ids {
+            clauses.append(ids.isEmpty ? "0" : "id IN (\(ids.map { _ in "?" }.joined(separator: ",")))")
+            args += ids.map(\.rawValue)
+        }
+        if let takenFrom { clauses.append("taken_at_epoch >= ?"); args.append(takenFrom.timeIntervalSince1970) }
+        if let takenBefore { clauses.append("taken_at_epoch < ?"); args.append(takenBefore.timeIntervalSince1970) }
+        if let minScore { clauses.append("score >= ?"); args.append(minScore) }
+        if let isUtility { clauses.append("is_utility = ?"); args.append(isUtility) }
+        if let isDuplicate { clauses.append(isDuplicate ? "duplicate_of IS NOT NULL" : "duplicate_of IS NULL") }
+        for condition in features {
+            let (clause, values) = condition.sql()
+            clauses.append(clause)
+            args += values
         }
         if let person {
             clauses.append("EXISTS (SELECT 1 FROM json_each(asset.persons) WHERE value = ? COLLATE NOCASE)")
@@ -68,6 +104,14 @@ public struct AssetQuery: Sendable {
 }
 
 extension Index {
+    /// How many assets match (sort and limit aside).
+    public func count(_ query: AssetQuery) throws -> Int {
+        var unlimited = query
+        unlimited.limit = nil
+        let (sql, args) = unlimited.sql()
+        return try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: args) ?? 0 }
+    }
+
     public func assets(matching query: AssetQuery) throws -> [Asset] {
         let (sql, args) = query.sql()
         return try read { db in try Row.fetchAll(db, sql: sql, arguments: args).map(Index.asset(from:)) }
@@ -113,6 +157,45 @@ extension Index {
                 """)
             while let r = try rows.next() { out[AssetID(trusted: r[0])] = r[1] }
             return out
+        }
+    }
+}
+
+/// A condition on one feature's field (`Asset.features`): how a feature filters the library
+/// without writing SQL. `field` is a key of the feature's JSON object (one level).
+public struct FeatureCondition: Sendable, Equatable {
+    public enum Test: Sendable, Equatable {
+        /// The feature has a value for the asset (the field is ignored when nil).
+        case exists
+        case equals(String)
+        case equalsNumber(Double)
+        case atLeast(Double)
+        case below(Double)
+    }
+
+    public var feature: String
+    public var field: String?
+    public var test: Test
+
+    public init(feature: String, field: String? = nil, _ test: Test) {
+        self.feature = feature
+        self.field = field
+        self.test = test
+    }
+
+    func sql() -> (String, [any DatabaseValueConvertible]) {
+        // Object keys quoted in the JSON path, so any name is a literal key, never path syntax.
+        func quoted(_ key: String) -> String {
+            "\"" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        let path = "$." + quoted(feature) + (field.map { "." + quoted($0) } ?? "")
+        let value = "json_extract(features, ?)"
+        switch test {
+        case .exists: return ("\(value) IS NOT NULL", [path])
+        case .equals(let s): return ("\(value) = ?", [path, s])
+        case .equalsNumber(let n): return ("\(value) = ?", [path, n])
+        case .atLeast(let n): return ("\(value) >= ?", [path, n])
+        case .below(let n): return ("\(value) < ?", [path, n])
         }
     }
 }

@@ -80,77 +80,6 @@ public final class Index: @unchecked Sendable {
         s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
-    static var migrator: DatabaseMigrator {
-        var m = DatabaseMigrator()
-        m.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE asset (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    path TEXT NOT NULL,
-                    state TEXT NOT NULL,
-                    size INTEGER NOT NULL,
-                    mtime_ns INTEGER NOT NULL,
-                    inode INTEGER NOT NULL,
-                    sha256 TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    format TEXT NOT NULL,
-                    width INTEGER NOT NULL,
-                    height INTEGER NOT NULL,
-                    taken_at TEXT,
-                    taken_at_epoch REAL,
-                    taken_at_source TEXT,
-                    year INTEGER,
-                    lat REAL,
-                    lon REAL,
-                    city TEXT,
-                    country TEXT,
-                    persons TEXT NOT NULL DEFAULT '[]',
-                    duplicate_of TEXT,
-                    live_photo_of TEXT,
-                    first_seen REAL NOT NULL,
-                    score REAL,
-                    is_utility INTEGER NOT NULL DEFAULT 0,
-                    similar_group TEXT,
-                    metadata TEXT NOT NULL
-                );
-                -- Two present files cannot share a path; a missing asset keeps its last path,
-                -- which a new, different file may take meanwhile.
-                CREATE UNIQUE INDEX asset_present_path ON asset(path) WHERE state = 'present';
-                CREATE INDEX asset_sha ON asset(sha256);
-                CREATE INDEX asset_taken ON asset(state, taken_at_epoch);
-                CREATE INDEX asset_score ON asset(state, score);
-                CREATE INDEX asset_year ON asset(year);
-                """)
-        }
-        m.registerMigration("v2") { db in
-            // Recently Deleted: the name in `files/` and the deletion time of a trashed asset.
-            try db.execute(sql: """
-                ALTER TABLE asset ADD COLUMN trash_name TEXT;
-                ALTER TABLE asset ADD COLUMN deleted_at REAL;
-                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                """)
-            // An index made before this version holds places from XMP only: re-derive them once.
-            let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") == 0
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('derivation', ?)",
-                           arguments: [empty ? Scanner.derivationVersion : "1"])
-        }
-        m.registerMigration("v3") { db in
-            try db.execute(sql: """
-                -- `list --sort score` (best first, unscored last) reads its first page from here
-                -- instead of sorting every asset: the terms are those of AssetQuery's ORDER BY
-                -- (keep them identical, or SQLite sorts again); ties, rare, are sorted as they
-                -- come, so a page needs no id in here.
-                CREATE INDEX asset_by_score ON asset(state, score IS NULL, score DESC, taken_at_epoch);
-                -- The default order (capture time), in full: `list` of the whole library and the
-                -- albums read every asset in it, and sorting them, even tie by tie, costs more.
-                CREATE INDEX asset_by_date ON asset(state, taken_at_epoch IS NULL, taken_at_epoch, path, id);
-                -- The video halves of Live Photos, for listings (few rows).
-                CREATE INDEX asset_live ON asset(live_photo_of) WHERE live_photo_of IS NOT NULL;
-                """)
-        }
-        return m
-    }
-
     /// A number that changes with every write to the `asset` table (`save`, `delete`): what was
     /// derived from an index of the same generation still holds (the albums' stamps).
     func generation() throws -> String {
@@ -170,7 +99,7 @@ public final class Index: @unchecked Sendable {
 
     // MARK: Reading
 
-    static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at"
+    static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features"
 
     /// Position of each of `columns` in the rows `asset(from:)` reads (by position: a lookup by
     /// name searches the row's columns each time, which a listing of every asset feels).
@@ -182,6 +111,7 @@ public final class Index: @unchecked Sendable {
         static let duplicateOf = at("duplicate_of"), livePhotoOf = at("live_photo_of"), firstSeen = at("first_seen")
         static let score = at("score"), isUtility = at("is_utility"), similarGroup = at("similar_group")
         static let metadata = at("metadata"), trashName = at("trash_name"), deletedAt = at("deleted_at")
+        static let features = at("features")
     }
 
     /// An asset from a row of `SELECT \(Index.columns) …`.
@@ -201,7 +131,10 @@ public final class Index: @unchecked Sendable {
             livePhotoOf: (row[C.livePhotoOf] as String?).map(AssetID.init(trusted:)),
             firstSeen: Date(timeIntervalSince1970: row[C.firstSeen]), score: row[C.score],
             isUtility: row[C.isUtility], similarGroup: row[C.similarGroup],
-            trash: (row[C.trashName] as String?).map { TrashRecord(name: $0, deletedAt: Date(timeIntervalSince1970: row[C.deletedAt] ?? 0)) })
+            trash: (row[C.trashName] as String?).map { TrashRecord(name: $0, deletedAt: Date(timeIntervalSince1970: row[C.deletedAt] ?? 0)) },
+            featureFields: try (row[C.features] as String?).map {
+                try ShoeboxJSON.makeDecoder().decode(FeatureFields.self, from: Data($0.utf8))
+            })
     }
 
     public func asset(id: AssetID) throws -> Asset? {
@@ -242,9 +175,9 @@ public final class Index: @unchecked Sendable {
         }
     }
 
-    /// What the scanner needs to skip unchanged files without opening them: one light row per
-    /// asset that is not trashed.
-    struct FileRecord: Sendable {
+    /// What ingest needs to tell an unchanged, edited, moved, returning or new file apart without
+    /// opening it or reading a whole asset: one light row per asset.
+    struct FileRecord: Sendable, Equatable {
         var id: AssetID
         var path: String
         var state: AssetState
@@ -252,18 +185,24 @@ public final class Index: @unchecked Sendable {
         var mtimeNS: Int64
         var inode: UInt64
         var sha256: String
+        var firstSeen: Double
     }
 
-    func fileRecords() throws -> [FileRecord] {
+    /// The file records of every asset that is not trashed (or of every asset, `includingTrashed`).
+    func fileRecords(includingTrashed: Bool = false) throws -> [FileRecord] {
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, path, state, size, mtime_ns, inode, sha256 FROM asset WHERE state != 'trashed'")
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, path, state, size, mtime_ns, inode, sha256, first_seen FROM asset \(includingTrashed ? "" : "WHERE state != 'trashed'")
+                """)
             var out: [FileRecord] = []
-            while let r = try rows.next() {
-                out.append(FileRecord(id: AssetID(trusted: r[0]), path: r[1], state: AssetState(rawValue: r[2]) ?? .missing,
-                                      size: r[3], mtimeNS: r[4], inode: UInt64(bitPattern: r[5] as Int64), sha256: r[6]))
-            }
+            while let r = try rows.next() { out.append(Index.fileRecord(from: r)) }
             return out
         }
+    }
+
+    static func fileRecord(from r: Row) -> FileRecord {
+        FileRecord(id: AssetID(trusted: r[0]), path: r[1], state: AssetState(rawValue: r[2]) ?? .missing,
+                   size: r[3], mtimeNS: r[4], inode: UInt64(bitPattern: r[5] as Int64), sha256: r[6], firstSeen: r[7])
     }
 
     // MARK: Writing
@@ -274,8 +213,8 @@ public final class Index: @unchecked Sendable {
             let statement = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO asset (id, path, state, size, mtime_ns, inode, sha256, kind, format, width, height,
                     taken_at, taken_at_epoch, taken_at_source, year, lat, lon, city, country, persons, duplicate_of,
-                    live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             try Index.bumpGeneration(db)
             let encoder = ShoeboxJSON.makeEncoder(pretty: false)
@@ -288,13 +227,14 @@ public final class Index: @unchecked Sendable {
                 let persons = String(decoding: try encoder.encode(a.persons), as: UTF8.self)
                 let takenAt = a.takenAt
                 let metadata = String(decoding: try encoder.encode(a.metadata), as: UTF8.self)
+                let features = try a.featureFields.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
                 try statement.execute(arguments: [
                     a.id.rawValue, a.path, a.state.rawValue, a.size, a.mtimeNS, Int64(bitPattern: a.inode), a.sha256,
                     a.kind.rawValue, a.format.rawValue, a.width, a.height,
                     takenAt?.iso8601, takenAt?.date.timeIntervalSince1970, takenAt?.source.rawValue, takenAt?.year,
                     a.metadata.gps?.lat, a.metadata.gps?.lon, a.place?.city, a.place?.country, persons,
                     a.duplicateOf?.rawValue, a.livePhotoOf?.rawValue, a.firstSeen.timeIntervalSince1970, a.score,
-                    a.isUtility, a.similarGroup, metadata, a.trash?.name, a.trash?.deletedAt.timeIntervalSince1970,
+                    a.isUtility, a.similarGroup, metadata, a.trash?.name, a.trash?.deletedAt.timeIntervalSince1970, features,
                 ])
             }
         }
@@ -306,6 +246,7 @@ public final class Index: @unchecked Sendable {
         try write { db in
             try Index.bumpGeneration(db)
             for id in ids { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id.rawValue]) }
+            try removeRecords(ofAssets: ids, db)
         }
     }
 

@@ -6,10 +6,12 @@ import Glibc
 #endif
 
 /// Applies what a watcher saw — files that arrived, moved or went — to the index, with the
-/// scanner's rules and its write discipline (sidecars first, journal, one flush, then the index),
-/// so that the result is the one a scan of the same disk would give.
+/// scanner's rules (`FileIdentity`) through the same writer, so that the result is the one a
+/// scan of the same disk would give.
 ///
-/// The caller holds the library's writer lock while `apply` runs.
+/// Keep one updater for the life of a watcher: it holds the index's file records in memory
+/// (`KnownFiles`) between batches, follows its own writes, and reloads them only when another
+/// process wrote the index meanwhile. The caller holds the library's writer lock while `apply` runs.
 public final class LiveUpdater {
     /// One thing that happened to the library, in event order. Paths are relative to the root.
     public enum Change: Equatable, Sendable {
@@ -59,19 +61,25 @@ public final class LiveUpdater {
     let library: Library
     let index: Index
     let options: Options
+    let writer: AssetWriter
+    private var known: KnownFiles?
 
     public init(library: Library, index: Index, options: Options = Options()) {
         self.library = library
         self.index = index
         self.options = options
+        self.writer = AssetWriter(library: library, index: index)
+        writer.didCommit = { [unowned self] in known?.update(with: $0) }
+        writer.didForget = { [unowned self] in known?.forget($0) }
     }
 
     /// Applies `changes` in order. Throws `.massDisappearance` (having changed nothing for the
     /// removals of this call) when the removals would take too large a share of the library.
     public func apply(_ changes: [Change]) throws -> Report {
         var report = Report()
-        let scanner = Scanner(library: library, index: index, options: options, now: ShoeboxClock.now())
-        try ScanJournal(library: library).recover(into: index, sidecars: scanner.sidecars)
+        try writer.recoverUnfinishedBatch()
+        try loadKnownFilesIfStale()
+        let now = ShoeboxClock.now()
         var arrivals: [String] = []
         var removals: [(path: String, isFolder: Bool)] = []
         var changedSomething = false
@@ -82,7 +90,7 @@ public final class LiveUpdater {
             var seen = Set<String>()
             let unique = arrivals.reversed().filter { seen.insert($0).inserted }.reversed()
             arrivals.removeAll()
-            if try ingest(Array(unique), scanner: scanner, report: &report) { changedSomething = true }
+            if try ingest(Array(unique), now: now, report: &report) { changedSomething = true }
         }
 
         for change in changes {
@@ -93,14 +101,14 @@ public final class LiveUpdater {
                 arrivals += filesUnder(folder, problems: &report.failed)
             case .moved(let from, let to):
                 try flushArrivals()
-                if try move(from: from, to: to, scanner: scanner, report: &report) {
+                if try move(from: from, to: to, report: &report) {
                     changedSomething = true
                 } else {
                     arrivals.append(to)
                 }
             case .folderMoved(let from, let to):
                 try flushArrivals()
-                if try moveFolder(from: from, to: to, scanner: scanner, report: &report) { changedSomething = true }
+                if try moveFolder(from: from, to: to, report: &report) { changedSomething = true }
                 // Files under it that were never indexed (still being written, say) are looked at now;
                 // the moved ones are unchanged and cost one lookup each.
                 arrivals += filesUnder(to, problems: &report.failed)
@@ -111,146 +119,143 @@ public final class LiveUpdater {
             }
         }
         try flushArrivals()
-        if try remove(removals, scanner: scanner, report: &report) { changedSomething = true }
+        if try remove(removals, report: &report) { changedSomething = true }
         // A file dragged into or out of Recently Deleted shows here as a removal or an arrival.
         if changedSomething || !removals.isEmpty {
-            let trash = try scanner.recentlyDeleted().reconcile()
+            let trash = try RecentlyDeleted(library: library, index: index, retentionDays: options.trashRetentionDays, now: now)
+                .reconcile()
             if trash.changed { changedSomething = true }
             let trashedIDs = Set(trash.trashed.map(\.id))
             report.entries.removeAll { if case .removed(let id, _) = $0 { return trashedIDs.contains(id) } else { return false } }
             report.entries += trash.trashed.map { .trashed($0.id, path: $0.path) }
         }
         if changedSomething {
-            report.albums = try scanner.afterMembershipChange()
+            report.albums = try writer.afterChange()
         }
         return report
+    }
+
+    /// The index's file records, read again only when someone else wrote the index since this
+    /// updater's last write (a CLI command between two batches, or the first batch).
+    private func loadKnownFilesIfStale() throws {
+        if known != nil, let mine = writer.generationAfterLastWrite, try index.generation() == mine { return }
+        known = KnownFiles(try index.fileRecords(includingTrashed: true))
     }
 
     // MARK: Arrivals
 
     /// Reads the files that arrived (in parallel, like a scan) and decides what each one is.
     /// Returns whether anything changed.
-    private func ingest(_ paths: [String], scanner: Scanner, report: inout Report) throws -> Bool {
+    private func ingest(_ paths: [String], now: Date, report: inout Report) throws -> Bool {
         var toRead: [LibraryWalker.Entry] = []
         for path in paths {
             if FileProbe.knownOtherExtensions.contains((path as NSString).pathExtension.lowercased()) { continue }
             // Gone again (a temporary file renamed away) or not a file: nothing arrived.
             guard let st = lstatFile(path), st.isRegular else { continue }
-            if let present = try index.presentAsset(path: path), present.size == st.size,
-               present.mtimeNS == st.mtimeNS, present.inode == st.inode {
-                continue
-            }
+            if let present = known?.present(at: path), present.sameFile(as: st) { continue }
             toRead.append(LibraryWalker.Entry(path: path, stat: st))
         }
-        guard !toRead.isEmpty else { return false }
-        let probe = FileProbe(library: library, now: scanner.now)
-        let pipeline = ProbePipeline(files: toRead, workers: options.workers, window: options.batchSize * 2) { _, _ in }
-        pipeline.start(probe)
-        defer { pipeline.stop() }
-        var pending: [Asset] = []
         var pendingEntries: [Entry] = []
         var claimed = Set<AssetID>()
-        var changed = false
-        while let outcome = pipeline.next() {
-            switch outcome {
-            case .ignored:
-                break
+        let firstSeen = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let loop = IngestLoop(writer: writer, workers: options.workers, batchSize: options.batchSize, now: now)
+        return try loop.run(toRead, decide: { event in
+            switch event {
             case .failed(let problem):
                 if problem.stillBeingWritten {
                     report.stillBeingWritten.append(problem.path)
                 } else if lstatFile(problem.path) != nil {
                     report.failed.append(problem)
                 }
-            case .indexed(let result):
-                if let w = result.warning { report.warnings.append(FileProblem(path: result.path, reason: w)) }
-                let (assets, entry) = try reconcile(result, scanner: scanner, claimed: &claimed)
-                pending += assets
-                if let entry { pendingEntries.append(entry) }
+                return []
+            case .read(let r):
+                if let w = r.warning { report.warnings.append(FileProblem(path: r.path, reason: w)) }
+                let (assets, entries) = try identify(r, claimed: &claimed, firstSeen: firstSeen)
+                pendingEntries += entries
+                return assets
             }
-            if pending.count >= options.batchSize {
-                try scanner.commit(pending)
-                report.entries += pendingEntries
-                pending.removeAll(keepingCapacity: true)
-                pendingEntries.removeAll(keepingCapacity: true)
-                changed = true
-            }
-        }
-        if !pending.isEmpty {
-            try scanner.commit(pending)
+        }, committed: {
             report.entries += pendingEntries
-            changed = true
-        }
-        return changed
+            pendingEntries.removeAll()
+        })
     }
 
     /// The same path edited keeps its id; content that matches an asset whose file is gone
     /// (moved, missing or trashed) is that asset; anything else is new.
-    private func reconcile(_ r: FileProbe.Result, scanner: Scanner, claimed: inout Set<AssetID>) throws -> ([Asset], Entry?) {
-        if var asset = try index.presentAsset(path: r.path) {
-            let edited = asset.sha256 != r.sha256
-            scanner.apply(r, to: &asset)
-            claimed.insert(asset.id)
-            // Only touched (same content): the record follows the new mtime, nothing worth a log line.
-            return ([asset], edited ? .updated(asset.id, path: r.path) : nil)
-        }
-        let candidates = try index.assets(sha256: r.sha256).filter { !claimed.contains($0.id) }
+    private func identify(_ r: FileProbe.Result, claimed: inout Set<AssetID>, firstSeen: Date) throws -> ([Asset], [Entry]) {
+        guard let known else { return ([], []) }
         // A present asset whose file is no longer there was moved without a cookie pair (out and
-        // back in, across a file system, or its removal is still being held); then missing, then trashed.
-        let vanished = candidates.first { $0.state == .present && lstatFile($0.path) == nil }
-        if var asset = vanished ?? candidates.first(where: { $0.state == .missing }) ?? candidates.first(where: { $0.state == .trashed }) {
-            let from = asset.path
-            let was = asset.state
-            scanner.apply(r, to: &asset)
-            claimed.insert(asset.id)
-            switch was {
-            case .present: return ([asset], .moved(asset.id, from: from, to: r.path))
-            case .trashed: return ([asset], .restored(asset.id, path: r.path))
-            case .missing: return ([asset], .returned(asset.id, path: r.path, from: from))
-            }
+        // back in, across a file system, or its removal is still being held).
+        let (identity, displaced) = FileIdentity.resolve(path: r.path, sha256: r.sha256, in: known, claimed: claimed,
+                                                         allowTrashed: true) { lstatFile($0.path) == nil }
+        var assets: [Asset] = []
+        var entries: [Entry] = []
+        if let displaced, var replaced = try index.asset(id: displaced) {
+            replaced.state = .missing
+            claimed.insert(displaced)
+            assets.append(replaced)
+            entries.append(.removed(displaced, path: r.path))
         }
-        var asset = Asset(id: AssetID(), path: r.path, state: .present, size: r.stat.size, mtimeNS: r.stat.mtimeNS,
-                          inode: r.stat.inode, sha256: r.sha256, kind: .photo, metadata: r.metadata,
-                          place: nil, duplicateOf: nil, livePhotoOf: nil, firstSeen: scanner.firstSeen, score: nil,
-                          isUtility: false, similarGroup: nil)
-        scanner.apply(r, to: &asset)
-        claimed.insert(asset.id)
-        return ([asset], .added(asset.id, path: r.path))
+        switch identity {
+        case .new:
+            let asset = Asset(newFrom: r, firstSeen: firstSeen)
+            claimed.insert(asset.id)
+            return (assets + [asset], entries + [.added(asset.id, path: r.path)])
+        case .samePath(let id, let edited):
+            guard var asset = try index.asset(id: id) else { return (assets, entries) }
+            asset.take(r)
+            claimed.insert(id)
+            // Only touched (same content): the record follows the new mtime, nothing worth a log line.
+            return (assets + [asset], entries + (edited ? [.updated(id, path: r.path)] : []))
+        case .found(let id, let was):
+            guard var asset = try index.asset(id: id) else { return (assets, entries) }
+            let from = asset.path
+            asset.take(r)
+            claimed.insert(id)
+            let entry: Entry
+            switch was {
+            case .vanished: entry = .moved(id, from: from, to: r.path)
+            case .trashed: entry = .restored(id, path: r.path)
+            case .missing: entry = .returned(id, path: r.path, from: from)
+            }
+            return (assets + [asset], entries + [entry])
+        }
     }
 
     // MARK: Moves
 
     /// A file renamed within the library: its asset takes the new path, nothing is read.
     /// Returns false when no asset lived at `from` (the file was never indexed): then it is an arrival.
-    private func move(from: String, to: String, scanner: Scanner, report: inout Report) throws -> Bool {
-        guard var asset = try index.presentAsset(path: from) else { return false }
+    private func move(from: String, to: String, report: inout Report) throws -> Bool {
+        guard let record = known?.present(at: from), var asset = try index.asset(id: record.id) else { return false }
         var changed: [Asset] = []
         // A file renamed over another: the one it replaced is gone.
-        if var replaced = try index.presentAsset(path: to), replaced.id != asset.id {
+        if let other = known?.present(at: to), other.id != asset.id, var replaced = try index.asset(id: other.id) {
             replaced.state = .missing
             changed.append(replaced)
             report.entries.append(.removed(replaced.id, path: to))
         }
         asset.path = to
         if let st = lstatFile(to) { asset.inode = st.inode }
-        scanner.refreshNameDerivedFields(&asset)
+        Derivation.refresh(&asset)
         changed.append(asset)
-        try scanner.commit(changed)
+        try writer.commit(changed)
         report.entries.append(.moved(asset.id, from: from, to: to))
         return true
     }
 
     /// A folder renamed within the library: every asset under it moves in one durable step.
-    private func moveFolder(from: String, to: String, scanner: Scanner, report: inout Report) throws -> Bool {
+    private func moveFolder(from: String, to: String, report: inout Report) throws -> Bool {
         let assets = try index.presentAssets(under: from)
         guard !assets.isEmpty else { return false }
         var changed: [Asset] = []
         changed.reserveCapacity(assets.count)
         for var asset in assets {
             asset.path = to + asset.path.dropFirst(from.count)
-            scanner.refreshNameDerivedFields(&asset)
+            Derivation.refresh(&asset)
             changed.append(asset)
         }
-        try scanner.commit(changed)
+        try writer.commit(changed)
         report.entries.append(.folderMoved(from: from, to: to, assets: changed.count))
         return true
     }
@@ -259,33 +264,29 @@ public final class LiveUpdater {
 
     /// Files and folders that went. What is back on disk by now is left alone; the rest becomes
     /// `missing` — unless so much went at once that an unmounted disk is the likelier story.
-    private func remove(_ removals: [(path: String, isFolder: Bool)], scanner: Scanner, report: inout Report) throws -> Bool {
+    private func remove(_ removals: [(path: String, isFolder: Bool)], report: inout Report) throws -> Bool {
         guard !removals.isEmpty else { return false }
         guard library.looksPresent else {
             throw ShoeboxError(.massDisappearance, "the library folder \(library.root.path) is gone or unmounted; nothing was marked missing")
         }
-        var gone: [AssetID: Asset] = [:]
+        var gone: [AssetID: String] = [:]
         for (path, isFolder) in removals {
-            let assets = try isFolder ? index.presentAssets(under: path) : index.presentAsset(path: path).map { [$0] } ?? []
-            for a in assets where lstatFile(a.path) == nil { gone[a.id] = a }
+            let under = try isFolder ? index.presentAssets(under: path).map { ($0.id, $0.path) }
+                : known?.present(at: path).map { [($0.id, $0.path)] } ?? []
+            for (id, path) in under where lstatFile(path) == nil { gone[id] = path }
         }
         guard !gone.isEmpty else { return false }
-        let presentCount = try index.count(state: .present)
-        let share = Double(gone.count) / Double(max(presentCount, 1))
-        if gone.count >= options.massDisappearanceMinimum && share >= options.massDisappearanceShare {
+        let presentCount = known?.presentByPath.count ?? 0
+        if options.isMassDisappearance(gone: gone.count, of: presentCount) {
             throw ShoeboxError(.massDisappearance, """
                 \(gone.count) of \(presentCount) files vanished at once from \(library.root.path) — an unmounted disk or a \
                 network share that is down? Nothing was marked missing
                 """)
         }
-        var changed: [Asset] = []
-        for var asset in gone.values.sorted(by: { $0.path < $1.path }) {
-            asset.state = .missing
-            changed.append(asset)
-            report.entries.append(.removed(asset.id, path: asset.path))
-        }
-        try scanner.commit(changed)
-        return true
+        let ids = gone.sorted { $0.value < $1.value }.map(\.key)
+        let changed = try writer.update(ids) { $0.state = .missing }
+        report.entries += changed.map { .removed($0.id, path: $0.path) }
+        return !changed.isEmpty
     }
 
     // MARK: Disk

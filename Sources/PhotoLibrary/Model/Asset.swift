@@ -57,6 +57,15 @@ public struct Asset: Codable, Equatable, Sendable {
     public var similarGroup: String?
     /// Set while the asset is in `Recently Deleted/` (state `trashed`).
     public var trash: TrashRecord? = nil
+    /// Stored as "features" only when some feature set a field (older sidecars have none).
+    var featureFields: FeatureFields? = nil
+
+    /// Fields that feature modules own (scores' parts, decisions…): set them through
+    /// `AssetWriter.setFeature`, which journals the change and writes sidecar and index.
+    public var features: FeatureFields {
+        get { featureFields ?? FeatureFields() }
+        set { featureFields = newValue.isEmpty ? nil : newValue }
+    }
 
     public var format: MediaFormat { metadata.format }
     public var width: Int { metadata.uprightWidth }
@@ -80,6 +89,6 @@ public struct Asset: Codable, Equatable, Sendable {
         case id, path, state, size, mtimeNS = "mtime_ns", inode, sha256, kind, metadata
         case place, duplicateOf = "duplicate_of", livePhotoOf = "live_photo_of"
         case firstSeen = "first_seen", score, isUtility = "is_utility", similarGroup = "similar_group"
-        case trash
+        case trash, featureFields = "features"
     }
 }

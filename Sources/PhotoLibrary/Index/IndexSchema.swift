@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+
+extension Index {
+    /// The index's schema: the core's migrations in order, then each registered feature table's
+    /// (see `FeatureTable`). GRDB records which ran, so each runs once per index.
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        registerCoreMigrations(&m)
+        for table in FeatureTable.registered { table.register(in: &m) }
+        return m
+    }
+
+    private static func registerCoreMigrations(_ m: inout DatabaseMigrator) {
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE asset (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    path TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    taken_at TEXT,
+                    taken_at_epoch REAL,
+                    taken_at_source TEXT,
+                    year INTEGER,
+                    lat REAL,
+                    lon REAL,
+                    city TEXT,
+                    country TEXT,
+                    persons TEXT NOT NULL DEFAULT '[]',
+                    duplicate_of TEXT,
+                    live_photo_of TEXT,
+                    first_seen REAL NOT NULL,
+                    score REAL,
+                    is_utility INTEGER NOT NULL DEFAULT 0,
+                    similar_group TEXT,
+                    metadata TEXT NOT NULL
+                );
+                -- Two present files cannot share a path; a missing asset keeps its last path,
+                -- which a new, different file may take meanwhile.
+                CREATE UNIQUE INDEX asset_present_path ON asset(path) WHERE state = 'present';
+                CREATE INDEX asset_sha ON asset(sha256);
+                CREATE INDEX asset_taken ON asset(state, taken_at_epoch);
+                CREATE INDEX asset_score ON asset(state, score);
+                CREATE INDEX asset_year ON asset(year);
+                """)
+        }
+        m.registerMigration("v2") { db in
+            // Recently Deleted: the name in `files/` and the deletion time of a trashed asset.
+            try db.execute(sql: """
+                ALTER TABLE asset ADD COLUMN trash_name TEXT;
+                ALTER TABLE asset ADD COLUMN deleted_at REAL;
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                """)
+            // An index made before this version holds places from XMP only: re-derive them once.
+            let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") == 0
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('derivation', ?)",
+                           arguments: [empty ? Derivation.version : "1"])
+        }
+        m.registerMigration("v3") { db in
+            try db.execute(sql: """
+                -- `list --sort score` (best first, unscored last) reads its first page from here
+                -- instead of sorting every asset: the terms are those of AssetQuery's ORDER BY
+                -- (keep them identical, or SQLite sorts again); ties, rare, are sorted as they
+                -- come, so a page needs no id in here.
+                CREATE INDEX asset_by_score ON asset(state, score IS NULL, score DESC, taken_at_epoch);
+                -- The default order (capture time), in full: `list` of the whole library and the
+                -- albums read every asset in it, and sorting them, even tie by tie, costs more.
+                CREATE INDEX asset_by_date ON asset(state, taken_at_epoch IS NULL, taken_at_epoch, path, id);
+                -- The video halves of Live Photos, for listings (few rows).
+                CREATE INDEX asset_live ON asset(live_photo_of) WHERE live_photo_of IS NOT NULL;
+                """)
+        }
+        m.registerMigration("v4") { db in
+            // Fields of feature modules (JSON object per feature), NULL while none is set.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN features TEXT")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The consume-and-commit loop that scan and watch share: files are read on worker threads
+/// (`ProbePipeline`), each outcome is handed to the caller in file order, and what the caller
+/// decides is committed through the writer in durable batches — so hashing never waits for the
+/// index, and memory stays flat however many files changed.
+struct IngestLoop {
+    let writer: AssetWriter
+    let workers: Int
+    let batchSize: Int
+    let now: Date
+
+    /// What one file turned out to be, for the caller to decide on.
+    enum Event {
+        case read(FileProbe.Result)
+        case failed(FileProblem)
+    }
+
+    /// Reads `files` and commits the assets `decide` returns for each. `committed` runs after each
+    /// batch is durable (the caller publishes its log entries then). Returns whether anything was committed.
+    @discardableResult
+    func run(_ files: [LibraryWalker.Entry],
+             progress: (@Sendable (ScanProgress) -> Void)? = nil,
+             decide: (Event) throws -> [Asset],
+             committed: () -> Void = {}) throws -> Bool {
+        guard !files.isEmpty else { return false }
+        let probe = FileProbe(library: writer.library, now: now)
+        let total = files.count
+        let pipeline = ProbePipeline(files: files, workers: workers, window: batchSize * 2) { done, bytes in
+            progress?(ScanProgress(done: done, total: total, bytes: bytes))
+        }
+        pipeline.start(probe)
+        defer { pipeline.stop() }
+        var pending: [Asset] = []
+        var wrote = false
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            try writer.commit(pending)
+            pending.removeAll(keepingCapacity: true)
+            wrote = true
+            committed()
+        }
+        while let outcome = pipeline.next() {
+            switch outcome {
+            case .ignored: continue
+            case .failed(let problem): pending += try decide(.failed(problem))
+            case .indexed(let result): pending += try decide(.read(result))
+            }
+            if pending.count >= batchSize { try flush() }
+        }
+        try flush()
+        return wrote
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import Metadata
+
+/// Relations between assets that follow from the whole library, not from one file: byte-identical
+/// duplicates and Live Photo pairs. Recomputed after changes, through the writer.
+struct Grouping {
+    let writer: AssetWriter
+    var index: Index { writer.index }
+
+    /// Both groupings, duplicates first.
+    func regroup() throws {
+        try regroupDuplicates()
+        try pairLivePhotos()
+    }
+
+    /// Byte-identical present files: the first seen (then first by path) is the original, every
+    /// other points to it. Recomputed after changes, so an edited or vanished original hands over.
+    func regroupDuplicates() throws {
+        let rows = try index.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, sha256, duplicate_of FROM asset
+                WHERE state = 'present' AND (duplicate_of IS NOT NULL OR sha256 IN (
+                    SELECT sha256 FROM asset WHERE state = 'present' GROUP BY sha256 HAVING COUNT(*) > 1))
+                ORDER BY sha256, first_seen, path, id
+                """)
+        }
+        var originalOf: [String: String] = [:]
+        var want: [AssetID: AssetID?] = [:]
+        for r in rows {
+            let id: String = r[0], sha: String = r[1], current: String? = r[2]
+            let original: String?
+            if let first = originalOf[sha] { original = first } else { originalOf[sha] = id; original = nil }
+            if original != current { want[AssetID(trusted: id)] = original.map(AssetID.init(trusted:)) }
+        }
+        try writer.update(want.keys.sorted { $0.rawValue < $1.rawValue }) { $0.duplicateOf = want[$0.id] ?? nil }
+    }
+
+    /// The video half of a Live Photo (a MOV with the same folder and stem as a HEIC/JPEG) belongs to the photo.
+    func pairLivePhotos() throws {
+        let rows = try index.read { db in try PairRow.fetch(db) }
+        var photoByStem: [String: AssetID] = [:]
+        for r in rows where r.format == .heic || r.format == .jpeg {
+            photoByStem[r.stemKey] = r.id
+        }
+        var want: [AssetID: AssetID?] = [:]
+        for r in rows where r.format == .mov {
+            let partner = photoByStem[r.stemKey]
+            if partner != r.livePhotoOf { want[r.id] = partner }
+        }
+        try writer.update(want.keys.sorted { $0.rawValue < $1.rawValue }) { $0.livePhotoOf = want[$0.id] ?? nil }
+    }
+}
+
+/// The columns Live Photo pairing needs, for every present photo and video that could pair.
+struct PairRow {
+    var id: AssetID
+    var path: String
+    var format: MediaFormat
+    var livePhotoOf: AssetID?
+
+    var stemKey: String { ((path as NSString).deletingPathExtension).lowercased() }
+
+    static func fetch(_ db: Database) throws -> [PairRow] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, path, format, live_photo_of FROM asset
+            WHERE state = 'present' AND format IN ('heic', 'jpeg', 'mov')
+            """).compactMap { r in
+            guard let f = MediaFormat(rawValue: r[2]) else { return nil }
+            return PairRow(id: AssetID(trusted: r[0]), path: r[1], format: f,
+                           livePhotoOf: (r[3] as String?).map(AssetID.init(trusted:)))
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import PhotoLibrary
+
+/// The one write path on a real scanned library: feature fields and tables, journal recovery,
+/// query fields, and the live updater's in-memory records staying true.
+@Suite(.serialized)
+struct AssetWriterTests {
+    struct Rating: Codable, Equatable, Sendable {
+        var stars: Int
+        var note: String
+    }
+
+    @Test func aFeatureFieldLandsInTheSidecarTheIndexAndSurvivesARebuild() throws {
+        let (library, index, _, _) = try LibraryTests.scannedSample()
+        let writer = AssetWriter(library: library, index: index)
+        let photos = try index.assets(matching: AssetQuery()).filter { $0.kind == .photo }
+        let picked = try #require(photos.first)
+        try writer.setFeature("rating", Rating(stars: 4, note: "sharp \"eyes\""), on: picked.id)
+
+        // The sidecar, the truth, carries it under "features".
+        let sidecar = try String(contentsOf: library.sidecarURL(for: picked.id), encoding: .utf8)
+        #expect(sidecar.contains("\"features\"") && sidecar.contains("\"stars\" : 4"))
+        #expect(try index.asset(id: picked.id)?.features.value("rating", as: Rating.self) == Rating(stars: 4, note: "sharp \"eyes\""))
+        // Other sidecars have no such key at all (older readers and diffs stay quiet).
+        let other = try #require(photos.dropFirst().first)
+        #expect(try !String(contentsOf: library.sidecarURL(for: other.id), encoding: .utf8).contains("\"features\""))
+
+        // A query field finds it, without SQL in the caller.
+        var q = AssetQuery()
+        q.features = [FeatureCondition(feature: "rating", field: "stars", .atLeast(4))]
+        #expect(try index.assets(matching: q).map(\.id) == [picked.id])
+        q.features = [FeatureCondition(feature: "rating", field: "stars", .atLeast(5))]
+        #expect(try index.assets(matching: q).isEmpty)
+        q.features = [FeatureCondition(feature: "rating", .exists)]
+        #expect(try index.count(q) == 1)
+
+        // Rebuilt from the sidecars: still there.
+        _ = try library.rebuild()
+        let reopened = try Index(library: library)
+        #expect(try reopened.asset(id: picked.id)?.features.value("rating", as: Rating.self)?.stars == 4)
+
+        // nil removes it.
+        try AssetWriter(library: library, index: reopened).setFeature("rating", Rating?.none, on: picked.id)
+        #expect(try reopened.asset(id: picked.id)?.features.isEmpty == true)
+        #expect(try !String(contentsOf: library.sidecarURL(for: picked.id), encoding: .utf8).contains("\"features\""))
+    }
+
+    @Test func aBadFeatureNameIsOneClearError() throws {
+        var fields = FeatureFields()
+        #expect(throws: ShoeboxError.self) { try fields.set("Bad Name", 1) }
+        #expect(throws: ShoeboxError.self) { try fields.set("", 1) }
+        try fields.set("ok_1", 1)
+        #expect(!fields.isEmpty)
+    }
+
+    @Test func aWriteInterruptedAfterItsSidecarsIsFinishedByTheNextWriter() throws {
+        let (library, index, _, _) = try LibraryTests.scannedSample()
+        var asset = try #require(try index.assets(matching: AssetQuery()).first)
+        // What a kill between the sidecar and the index leaves: the journal and the new sidecar.
+        try asset.features.set("rating", Rating(stars: 2, note: ""))
+        try ScanJournal(library: library).begin([asset.id])
+        try SidecarStore(library: library).write(asset, sync: true)
+        #expect(try index.asset(id: asset.id)?.features.isEmpty == true)
+
+        try AssetWriter(library: library, index: index).recoverUnfinishedBatch()
+        #expect(try index.asset(id: asset.id)?.features.value("rating", as: Rating.self)?.stars == 2)
+        #expect(!FileManager.default.fileExists(atPath: library.stateFolder.appendingPathComponent("journal.json").path))
+    }
+
+    @Test func featureTableRecordsAreStoredReadAndForgottenWithTheirAsset() throws {
+        let table = FeatureTable("test_hashes")
+        FeatureTable.register([table])
+        let (library, index, _, _) = try LibraryTests.scannedSample()
+        let writer = AssetWriter(library: library, index: index)
+        let assets = try index.assets(matching: AssetQuery())
+        let (a, b) = (assets[0], assets[1])
+        try writer.put([FeatureRecord(key: "h:" + a.id.rawValue, assetID: a.id, value: Rating(stars: 1, note: "a")),
+                        FeatureRecord(key: "h:" + b.id.rawValue, assetID: b.id, value: Rating(stars: 2, note: "b")),
+                        FeatureRecord(key: "settings", value: Rating(stars: 0, note: "global"))], in: table)
+        #expect(try index.records(in: table, as: Rating.self).count == 3)
+        #expect(try index.records(in: table, as: Rating.self, assetID: b.id).map(\.value.note) == ["b"])
+        #expect(try index.record("settings", in: table, as: Rating.self)?.note == "global")
+
+        try writer.forget([a.id])
+        #expect(try index.records(in: table, as: Rating.self).map(\.key).sorted() == ["h:" + b.id.rawValue, "settings"].sorted())
+        try writer.remove(["settings"], from: table)
+        #expect(try index.record("settings", in: table, as: Rating.self) == nil)
+        #expect(throws: ShoeboxError.self) { try index.records(in: FeatureTable("never_registered"), as: Rating.self) }
+    }
+
+    @Test func queryFieldsFilterByDateScoreAndIds() throws {
+        let (library, index, _, _) = try LibraryTests.scannedSample()
+        let all = try index.assets(matching: AssetQuery())
+        let dated = all.compactMap { a in a.takenAt.map { (a, $0.date) } }.sorted { $0.1 < $1.1 }
+        let middle = dated[dated.count / 2].1
+        var q = AssetQuery()
+        q.takenFrom = middle
+        let later = try index.assets(matching: q)
+        #expect(!later.isEmpty && later.allSatisfy { ($0.takenAt?.date ?? .distantPast) >= middle })
+        q = AssetQuery()
+        q.takenBefore = middle
+        #expect(try index.count(q) + later.count == dated.count)
+
+        let writer = AssetWriter(library: library, index: index)
+        try writer.update([all[0].id, all[1].id]) { $0.score = $0.id == all[0].id ? 0.9 : 0.2 }
+        q = AssetQuery()
+        q.minScore = 0.5
+        #expect(try index.assets(matching: q).map(\.id) == [all[0].id])
+        q = AssetQuery()
+        q.ids = [all[1].id, all[2].id]
+        #expect(Set(try index.assets(matching: q).map(\.id)) == [all[1].id, all[2].id])
+        q.ids = []
+        #expect(try index.count(q) == 0)
+    }
+
+    @Test func theLiveUpdaterSeesWhatAnotherProcessWroteBetweenBatches() throws {
+        let (library, index, _, _) = try LibraryTests.scannedSample()
+        let updater = LiveUpdater(library: library, index: index)
+        let photo = try #require(try index.assets(matching: AssetQuery()).first { $0.kind == .photo && $0.livePhotoOf == nil })
+        // A first batch: the updater now holds the library's records.
+        _ = try updater.apply([.removed("no-such-file.jpg")])
+
+        // Meanwhile another process (a scan) saw the file go: the asset is missing.
+        let aside = FileManager.default.temporaryDirectory.appendingPathComponent("aside-\(UUID().uuidString)")
+        try FileManager.default.moveItem(at: library.url(for: photo.path), to: aside)
+        try AssetWriter(library: library, index: index).update([photo.id]) { $0.state = .missing }
+
+        // The same content comes back under another name: it returns (it was missing), same id.
+        let back = (photo.folder.isEmpty ? "" : photo.folder + "/") + "back-" + photo.name
+        try FileManager.default.moveItem(at: aside, to: library.url(for: back))
+        let report = try updater.apply([.arrived(back)])
+        #expect(report.entries.contains(.returned(photo.id, path: back, from: photo.path)), "\(report.entries)")
+        #expect(try index.asset(id: photo.id)?.state == .present)
+    }
+}
