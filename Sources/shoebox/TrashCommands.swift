@@ -42,7 +42,8 @@ struct Trash: ParsableCommand {
 
 struct TrashPut: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "put", abstract: "Move photos to Recently Deleted (the default: `shoebox trash ID|PATH…`).")
+        commandName: "put", abstract: "Move photos to Recently Deleted (the default: `shoebox trash ID|PATH…`).",
+        discussion: "With --json, what was moved, as the items of `trash list --json`.")
 
     @OptionGroup var options: LibraryOptions
 
