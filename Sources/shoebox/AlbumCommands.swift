@@ -15,39 +15,6 @@ struct Album: ParsableCommand {
                       AlbumOrder.self, AlbumDelete.self])
 }
 
-struct AlbumSummaryJSON: Encodable {
-    var id: String?
-    var name: String
-    var kind: String
-    var path: String
-    var count: Int
-}
-
-struct AlbumEntryJSON: Encodable {
-    var position: Int
-    var link: String
-    var id: String
-    var path: String
-}
-
-struct AlbumJSON: Encodable {
-    var id: String?
-    var name: String
-    var kind: String
-    var path: String
-    var count: Int
-    var entries: [AlbumEntryJSON]
-
-    init(_ a: AlbumFolder) {
-        id = a.albumID
-        name = a.title
-        kind = a.kind.rawValue
-        path = AlbumLinker.folderName + "/" + a.path
-        count = a.entries.count
-        entries = a.entries.map { AlbumEntryJSON(position: $0.position, link: $0.linkName, id: $0.id.rawValue, path: $0.assetPath) }
-    }
-}
-
 /// Says what the album sync could not do; albums switched off are one line, not an error.
 func reportAlbumSync(_ r: AlbumSyncReport) {
     if let off = r.off { Terminal.message(off) }
@@ -56,25 +23,20 @@ func reportAlbumSync(_ r: AlbumSyncReport) {
 }
 
 struct AlbumList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List user and generated albums.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List user and generated albums.",
+        discussion: "With --json, one array: id (user albums), name, kind, path, count.")
 
     @OptionGroup var options: LibraryOptions
 
-    @Flag(help: "Print one JSON array: id (user albums), name, kind, path, count.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
             let library = try options.open()
             let index = try Index(library: library)
             let albums = try AlbumLinker(library: library, index: index).desired()
-            if json {
-                try Terminal.json(albums.map {
-                    AlbumSummaryJSON(id: $0.albumID, name: $0.title, kind: $0.kind.rawValue,
-                                     path: AlbumLinker.folderName + "/" + $0.path, count: $0.entries.count)
-                })
-                return
-            }
+            if output.json { return try output.print(albums.map(AlbumSummaryJSON.init)) }
             if albums.isEmpty {
                 Terminal.message("No albums yet; `shoebox scan` makes the generated ones, `shoebox album create NAME ID…` yours.")
                 return
@@ -95,18 +57,14 @@ struct AlbumShow: ParsableCommand {
     @Argument(help: "The album.")
     var name: String
 
-    @Flag(help: "Print the album as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
             let library = try options.open()
             let index = try Index(library: library)
             let album = try AlbumLinker(library: library, index: index).find(name)
-            if json {
-                try Terminal.json(AlbumJSON(album))
-                return
-            }
+            if output.json { return try output.print(AlbumJSON(album)) }
             Terminal.message("\(displayPath(AlbumLinker.folderName + "/" + album.path)) — \(album.entries.count) item\(album.entries.count == 1 ? "" : "s")")
             if !album.entries.isEmpty {
                 Terminal.out(album.entries.map { "\(String($0.id.rawValue.prefix(13)))  \(displayPath($0.linkName))  → \(displayPath($0.assetPath))" }
@@ -131,8 +89,7 @@ struct AlbumCreate: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @OptionGroup var members: AlbumMembers
 
-    @Flag(help: "Print the album (with its id) as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
@@ -142,8 +99,8 @@ struct AlbumCreate: ParsableCommand {
             let (album, report) = try linker.create(name: members.name, ids: ids)
             reportAlbumSync(report)
             let shown = try linker.find(album.name)
-            if json {
-                try Terminal.json(AlbumJSON(shown))
+            if output.json {
+                try output.print(AlbumJSON(shown))
             } else {
                 Terminal.out("Created the album \"\(album.name)\" (\(shown.entries.count) item\(shown.entries.count == 1 ? "" : "s")): \(displayPath(AlbumLinker.folderName + "/" + album.folder))")
             }
@@ -157,8 +114,7 @@ struct AlbumAdd: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @OptionGroup var members: AlbumMembers
 
-    @Flag(help: "Print the album as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func validate() throws {
         if members.assets.isEmpty { throw ValidationError("name at least one photo to add") }
@@ -171,8 +127,8 @@ struct AlbumAdd: ParsableCommand {
             let linker = AlbumLinker(library: w.library, index: w.index)
             let (album, added, report) = try linker.add(to: members.name, ids: ids)
             reportAlbumSync(report)
-            if json {
-                try Terminal.json(AlbumJSON(try linker.find(album.name)))
+            if output.json {
+                try output.print(AlbumJSON(try linker.find(album.name)))
             } else {
                 Terminal.out("Added \(added) to \"\(album.name)\"" + (added < ids.count ? " (\(ids.count - added) already in it)" : "") + ".")
             }
@@ -185,6 +141,7 @@ struct AlbumRemove: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var members: AlbumMembers
+    @OptionGroup var output: JSONOutput
 
     func validate() throws {
         if members.assets.isEmpty { throw ValidationError("name at least one photo to take out") }
@@ -194,9 +151,14 @@ struct AlbumRemove: ParsableCommand {
         try reportingErrors {
             let w = try WritableLibrary(options)
             let ids = try w.resolve(members.assets).map(\.id)
-            let (album, removed, report) = try AlbumLinker(library: w.library, index: w.index).remove(from: members.name, ids: ids)
+            let linker = AlbumLinker(library: w.library, index: w.index)
+            let (album, removed, report) = try linker.remove(from: members.name, ids: ids)
             reportAlbumSync(report)
-            Terminal.out("Took \(removed) out of \"\(album.name)\".")
+            if output.json {
+                try output.print(AlbumJSON(try linker.find(album.name)))
+            } else {
+                Terminal.out("Took \(removed) out of \"\(album.name)\".")
+            }
         }
     }
 }
@@ -207,6 +169,7 @@ struct AlbumOrder: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var members: AlbumMembers
+    @OptionGroup var output: JSONOutput
 
     func validate() throws {
         if members.assets.isEmpty { throw ValidationError("name the photos to put first") }
@@ -216,9 +179,14 @@ struct AlbumOrder: ParsableCommand {
         try reportingErrors {
             let w = try WritableLibrary(options)
             let ids = try w.resolve(members.assets).map(\.id)
-            let (album, report) = try AlbumLinker(library: w.library, index: w.index).order(members.name, first: ids)
+            let linker = AlbumLinker(library: w.library, index: w.index)
+            let (album, report) = try linker.order(members.name, first: ids)
             reportAlbumSync(report)
-            Terminal.out("Reordered \"\(album.name)\".")
+            if output.json {
+                try output.print(AlbumJSON(try linker.find(album.name)))
+            } else {
+                Terminal.out("Reordered \"\(album.name)\".")
+            }
         }
     }
 }
@@ -231,11 +199,14 @@ struct AlbumDelete: ParsableCommand {
     @Argument(help: "The album's name.")
     var name: String
 
+    @OptionGroup var output: JSONOutput
+
     func run() throws {
         try reportingErrors {
             let w = try WritableLibrary(options)
             let (album, report) = try AlbumLinker(library: w.library, index: w.index).delete(name)
             reportAlbumSync(report)
+            if output.json { return try output.print(AlbumSummaryJSON(album)) }
             Terminal.out("Deleted the album \"\(album.name)\" (\(album.members.count) link\(album.members.count == 1 ? "" : "s"); no photo was touched).")
         }
     }

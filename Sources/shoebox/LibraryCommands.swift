@@ -12,15 +12,14 @@ struct Init: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The same as PATH, for `shoebox --library PATH init`.", valueName: "path"))
     var library: String?
 
-    @Flag(help: "Print the library as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
             let url = URL(fileURLWithPath: path ?? library ?? ".", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             let library = try Library.initialize(at: url)
-            if json {
-                try Terminal.json(["root": library.root.path, "index": library.indexURL.path])
+            if output.json {
+                try output.print(LibraryJSON(library))
             } else {
                 Terminal.out("Initialised a Shoebox library in \(library.root.path)")
                 Terminal.message("Next: shoebox --library \(library.root.path) scan")
@@ -40,8 +39,7 @@ struct Scan: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     @Flag(name: .shortAndLong, help: "Also list skipped entries (links, FIFOs, …).")
     var verbose = false
@@ -61,15 +59,17 @@ struct Scan: ParsableCommand {
             let report = try Scanner(library: library, index: index, options: scanOptions)
                 .scan { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
             bar.finish()
-            ScanOutput.print(report, json: json, verbose: verbose)
+            try ScanOutput.print(report, output: output, verbose: verbose)
         }
     }
 }
 
 enum ScanOutput {
-    static func print(_ r: ScanReport, json: Bool, verbose: Bool) {
-        if json {
-            try? Terminal.json(r)
+    /// The report as JSON (`--json`; nil: never) or as one line, and its problems on stderr either way.
+    static func print(_ r: ScanReport, output: JSONOutput?, verbose: Bool) throws {
+        let json = output?.json ?? false
+        if let output, json {
+            try output.print(ScanReportJSON(r))
         }
         for p in r.failed { Terminal.problem(p) }
         for p in r.warnings { Terminal.problem(p, label: "warning: ") }
@@ -96,8 +96,7 @@ struct Rebuild: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
@@ -108,11 +107,11 @@ struct Rebuild: ParsableCommand {
             let report = try library.rebuild(options: Scanner.Options(settings: try LibrarySettings.load(library))) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
             bar.finish()
             for p in report.badSidecars { Terminal.problem(p) }
-            if json {
-                try Terminal.json(report)
+            if output.json {
+                try output.print(RebuildReportJSON(report))
             } else {
                 Terminal.out("Rebuilt the index from \(report.sidecars) sidecars.")
-                ScanOutput.print(report.scan, json: false, verbose: false)
+                try ScanOutput.print(report.scan, output: nil, verbose: false)
             }
         }
     }
@@ -124,15 +123,14 @@ struct Doctor: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
-    @Flag(help: "Print the checks as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
             let library = try options.open()
             let report = try library.doctor()
-            if json {
-                try Terminal.json(report)
+            if output.json {
+                try output.print(DoctorReportJSON(report))
             } else {
                 for c in report.checks {
                     let mark = c.status == .ok ? "ok" : (c.status == .warning ? "warning" : "PROBLEM")

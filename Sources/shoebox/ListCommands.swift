@@ -40,8 +40,7 @@ struct List: ParsableCommand {
     @Option(help: "At most this many.")
     var limit: Int?
 
-    @Flag(help: "Print one JSON array of assets.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func validate() throws {
         if trashed && missing { throw ValidationError("--trashed and --missing cannot be combined") }
@@ -75,7 +74,7 @@ struct List: ParsableCommand {
             func forEach(_ body: (Asset) throws -> Void) throws {
                 if let page { try page.forEach(body) } else { try index.forEachAsset(matching: q, body) }
             }
-            if json {
+            if output.json {
                 let writer = JSONListWriter(live: live)
                 var batch: [Asset] = []
                 do {
@@ -117,7 +116,7 @@ struct List: ParsableCommand {
 }
 
 /// `list --json` made on a second thread: the assets come out of the index on the calling thread
-/// while this one makes and prints their JSON (`AssetJSONArrayWriter`, the bytes `Terminal.json`
+/// while this one makes and prints their JSON (`AssetJSONArrayWriter`, the bytes `JSONOutput.print`
 /// would print), a few batches behind at most, so memory stays flat.
 final class JSONListWriter: @unchecked Sendable {
     private let condition = NSCondition()
@@ -206,8 +205,7 @@ struct Show: ParsableCommand {
     @Argument(help: "An id, a unique id prefix, or a path.")
     var asset: String
 
-    @Flag(help: "Print the asset as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
@@ -215,10 +213,7 @@ struct Show: ParsableCommand {
             let index = try Index(library: library)
             let a = try index.resolve(asset)
             let live = try index.liveVideos(for: [a.id])[a.id]
-            if json {
-                try Terminal.json(AssetJSON(a, liveVideo: live))
-                return
-            }
+            if output.json { return try output.print(AssetJSON(a, liveVideo: live)) }
             var rows: [(String, String)] = [
                 ("id", a.id.rawValue),
                 ("path", displayPath(a.path)),

@@ -69,7 +69,7 @@ struct Shoebox: ParsableCommand {
     ]
 }
 
-/// `--library` and `--json`, accepted by every command that works on a library.
+/// `--library`, accepted by every command that works on a library (`--json` is `JSONOutput`).
 struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library folder.", valueName: "path"))
     var library: String?

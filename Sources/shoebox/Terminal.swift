@@ -4,8 +4,8 @@ import PhotoLibrary
 import Glibc
 #endif
 
-/// Everything the CLI prints goes through here: results on stdout, messages on stderr,
-/// a progress bar only when stderr is a terminal.
+/// Everything the CLI prints goes through here (JSON through `JSONOutput`): results on stdout,
+/// messages on stderr, a progress bar only when stderr is a terminal.
 enum Terminal {
     static let stderrIsTerminal = isatty(STDERR_FILENO) != 0
 
@@ -23,14 +23,6 @@ enum Terminal {
 
     static func problem(_ p: FileProblem, label: String = "") {
         message("shoebox: \(label)\(displayPath(p.path)): \(p.reason)")
-    }
-
-    static func json<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        FileHandle.standardOutput.write(try encoder.encode(value))
-        FileHandle.standardOutput.write(Data("\n".utf8))
     }
 
     /// A one-line progress bar redrawn in place, at most ten times a second.

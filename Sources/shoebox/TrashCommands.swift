@@ -27,36 +27,6 @@ struct WritableLibrary {
     }
 }
 
-struct TrashItemJSON: Encodable {
-    var id: String?
-    var name: String
-    var original_path: String
-    var deletion_date: String
-    var days_left: Int
-    var size: Int64
-
-    init(_ item: TrashItem) {
-        id = item.id?.rawValue
-        name = item.name
-        original_path = item.originalPath
-        deletion_date = ShoeboxClock.localISO8601(item.deletionDate)
-        days_left = item.daysLeft
-        size = item.size
-    }
-
-    enum CodingKeys: String, CodingKey { case id, name, original_path, deletion_date, days_left, size }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(original_path, forKey: .original_path)
-        try c.encode(deletion_date, forKey: .deletion_date)
-        try c.encode(days_left, forKey: .days_left)
-        try c.encode(size, forKey: .size)
-    }
-}
-
 struct Trash: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move photos to Recently Deleted, list it, or purge what has waited long enough.",
@@ -72,15 +42,15 @@ struct Trash: ParsableCommand {
 
 struct TrashPut: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "put", abstract: "Move photos to Recently Deleted (the default: `shoebox trash ID|PATH…`).")
+        commandName: "put", abstract: "Move photos to Recently Deleted (the default: `shoebox trash ID|PATH…`).",
+        discussion: "With --json, what was moved, as the items of `trash list --json`.")
 
     @OptionGroup var options: LibraryOptions
 
     @Argument(help: "Ids, id prefixes or paths.")
     var assets: [String]
 
-    @Flag(help: "Print what was trashed as JSON (the items of `trash list --json`).")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func validate() throws {
         if assets.isEmpty { throw ValidationError("name at least one photo: an id, an id prefix or a path") }
@@ -93,8 +63,8 @@ struct TrashPut: ParsableCommand {
             var failures = 0
             let done = try w.trash.trash(targets) { Terminal.error($0); failures += 1 }
             let items = try w.trash.items().filter { item in done.contains { $0.name == item.name } }
-            if json {
-                try Terminal.json(items.map(TrashItemJSON.init))
+            if output.json {
+                try output.print(items.map(TrashItemJSON.init))
             } else if !done.isEmpty {
                 for d in done {
                     Terminal.out("\(displayPath(d.originalPath)) → \(RecentlyDeleted.folderName)/files/\(d.name)")
@@ -108,12 +78,13 @@ struct TrashPut: ParsableCommand {
 }
 
 struct TrashList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List Recently Deleted.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List Recently Deleted.",
+        discussion: "With --json, one array of items: id, name, original_path, deletion_date, days_left, size.")
 
     @OptionGroup var options: LibraryOptions
 
-    @Flag(help: "Print one JSON array: id, name, original_path, deletion_date, days_left, size.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
@@ -122,10 +93,7 @@ struct TrashList: ParsableCommand {
             let settings = try LibrarySettings.load(library)
             let trash = RecentlyDeleted(library: library, index: index, retentionDays: settings.trashRetentionDays)
             let items = try trash.items { Terminal.error($0) }
-            if json {
-                try Terminal.json(items.map(TrashItemJSON.init))
-                return
-            }
+            if output.json { return try output.print(items.map(TrashItemJSON.init)) }
             if items.isEmpty {
                 Terminal.message("Recently Deleted is empty.")
                 return
@@ -150,17 +118,15 @@ struct TrashPurge: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
-    @Flag(help: "Print what was deleted as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func run() throws {
         try reportingErrors {
             let w = try WritableLibrary(options)
             var failures = 0
             let purged = try w.trash.purge { Terminal.error($0); failures += 1 }
-            if json {
-                struct PurgedJSON: Encodable { var id: String?; var name: String; var original_path: String; var size: Int64 }
-                try Terminal.json(purged.map { PurgedJSON(id: $0.id?.rawValue, name: $0.name, original_path: $0.originalPath, size: $0.size) })
+            if output.json {
+                try output.print(purged.map(PurgedItemJSON.init))
             } else {
                 let bytes = purged.reduce(Int64(0)) { $0 + $1.size }
                 Terminal.out(purged.isEmpty ? "Nothing in Recently Deleted is older than \(w.settings.trashRetentionDays) days."
@@ -185,8 +151,7 @@ struct Restore: ParsableCommand {
     @Argument(help: "Ids, id prefixes, names in Recently Deleted/files/, or original paths.")
     var items: [String]
 
-    @Flag(help: "Print what was restored as JSON.")
-    var json = false
+    @OptionGroup var output: JSONOutput
 
     func validate() throws {
         if items.isEmpty { throw ValidationError("name at least one item: an id, or its name in Recently Deleted") }
@@ -209,9 +174,8 @@ struct Restore: ParsableCommand {
             }
             var failures = 0
             let done = try w.trash.restore(targets) { Terminal.error($0); failures += 1 }
-            if json {
-                struct RestoredJSON: Encodable { var id: String; var path: String; var note: String? }
-                try Terminal.json(done.map { RestoredJSON(id: $0.id.rawValue, path: $0.path, note: $0.note) })
+            if output.json {
+                try output.print(done.map(RestoredItemJSON.init))
             } else {
                 for r in done {
                     Terminal.out("restored \(displayPath(r.path))" + (r.note.map { " (\($0))" } ?? ""))

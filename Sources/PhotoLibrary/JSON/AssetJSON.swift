@@ -1,9 +1,9 @@
 import Foundation
 import Metadata
 
-/// The public JSON shape of an asset (`list --json`, `show --json`): the contract in SPEC.md.
+/// The public JSON shape of an asset (`list --json`, `show --json`): public contract (SPEC.md).
 /// Field names are snake_case and never renamed; new fields may be added.
-public struct AssetJSON: Encodable, Sendable {
+public struct AssetJSON: PublicJSONShape, Sendable {
     public struct Coordinate: Encodable, Sendable { var lat: Double; var lon: Double }
     public struct PlaceJSON: Encodable, Sendable { var city: String?; var country: String? }
     public struct Face: Encodable, Sendable { var x, y, w, h: Double; var name: String? }
@@ -112,8 +112,8 @@ public struct AssetJSON: Encodable, Sendable {
     }
 }
 
-/// Writes a JSON array of assets exactly as `JSONEncoder` with `[.prettyPrinted, .sortedKeys,
-/// .withoutEscapingSlashes]` writes `[AssetJSON]` (what `Terminal.json` prints): the same bytes,
+/// Writes a JSON array of assets exactly as `ShoeboxJSON.document` writes `[AssetJSON]` (JSONEncoder
+/// with `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`): the same bytes,
 /// but one asset at a time into a small buffer handed to `output`, so that a listing of the whole
 /// library is neither held as values nor as one document. JSONEncoder's rules, as followed here:
 /// keys sorted by their UTF-8 bytes, `"key" : value`, two spaces per level, `,` + newline between

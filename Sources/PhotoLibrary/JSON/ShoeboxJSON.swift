@@ -3,12 +3,29 @@ import Foundation
 import Glibc
 #endif
 
-/// The JSON coding of everything Shoebox stores (sidecars, the index's JSON columns).
+/// A shape of Shoebox's public JSON contract: what a command prints with `--json`. Scripts
+/// read these fields, so a field is never renamed or dropped (new ones may be added); the
+/// field names of every shape are pinned by `JSONContractEndToEndTests`. The shapes carry dates
+/// as strings (local time with its offset), so the encoder's date strategy never shows.
+public protocol PublicJSONShape: Encodable {}
+
+/// A listing: one JSON array of a shape.
+extension Array: PublicJSONShape where Element: PublicJSONShape {}
+
+/// The JSON coding of everything Shoebox stores (sidecars, the index's JSON columns) and prints
+/// (`document`, the one encoder of the public shapes).
 /// Dates are ISO 8601 in UTC with milliseconds (`2023-05-14T10:34:56.120Z`): readable in a
 /// sidecar, and coded the same way everywhere, so a date read back from a sidecar equals the
 /// one read back from the index. Formatted by hand with gmtime/timegm: Foundation's ISO 8601
 /// formatter costs tens of microseconds per date, which a scan of many files would feel.
-enum ShoeboxJSON {
+public enum ShoeboxJSON {
+    /// One document of the public contract as `--json` prints it: indented by two spaces, keys
+    /// sorted, `/` unescaped, no trailing newline (`AssetJSONArrayWriter` writes the same bytes
+    /// for a list of assets, one at a time).
+    public static func document<Shape: PublicJSONShape>(_ shape: Shape) throws -> Data {
+        try makeEncoder(pretty: true).encode(shape)
+    }
+
     static func makeEncoder(pretty: Bool) -> JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
