@@ -169,3 +169,24 @@ struct HexTests {
     }
 }
 
+/// The generated albums' plan, from rows as the index gives them (capture order).
+struct GeneratedAlbumPlanTests {
+    @Test func albumsComeInTheOrderOfTheirFirstMemberEachMemberOnce() {
+        func row(_ year: Int?, _ city: String?, _ persons: [String], _ kind: AssetKind = .photo) -> AlbumLinker.Row {
+            AlbumLinker.Row(id: AssetID(), path: "p", year: year, kind: kind,
+                            place: city.map { Place(city: $0, country: "Portugal") }, persons: persons)
+        }
+        let rows = [
+            row(2023, "Lisbon", ["Ana", "Ana"]),
+            row(2024, nil, ["Ana", "Zo\u{EB}/Bo"], .screenshot),
+            row(2023, "Lisbon", [], .video),
+            row(nil, "Porto", []),
+        ]
+        let groups = AlbumLinker.groupGenerated(rows)
+        #expect(groups.map(\.path) == ["Years/2023", "Places/Lisbon, Portugal", "People/Ana", "Years/2024",
+                                       "People/Zo\u{EB}-Bo", "Screenshots", "Videos", "Places/Porto, Portugal"])
+        #expect(groups.map(\.rows) == [[0, 2], [0, 2], [0, 1], [1], [1], [1], [2], [3]])
+        #expect(groups.map(\.title) == ["2023", "Lisbon, Portugal", "Ana", "2024", "Zo\u{EB}/Bo", "Screenshots", "Videos", "Porto, Portugal"])
+        #expect(groups.map(\.kind) == [.year, .place, .person, .year, .person, .screenshots, .videos, .place])
+    }
+}
