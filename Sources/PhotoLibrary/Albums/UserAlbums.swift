@@ -42,9 +42,8 @@ public struct UserAlbums: Sendable {
 
     /// Every album, tombstones included; unreadable files are reported, not fatal.
     func allIncludingDeleted(problem: (String) -> Void = { _ in }) -> [UserAlbum] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var out: [UserAlbum] = []
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in directoryNames(folder.path) where name.hasSuffix(".json") && !name.hasPrefix(".") {
             do {
                 let data = try Data(contentsOf: folder.appendingPathComponent(name))
                 let album = try ShoeboxJSON.makeDecoder().decode(UserAlbum.self, from: data)
@@ -98,8 +97,7 @@ public struct UserAlbums: Sendable {
         if let other = allIncludingDeleted().first(where: { $0.folder == folderName || $0.name == trimmed }) {
             throw ShoeboxError(.invalidArgument, "an album \"\(other.name)\" already exists (Albums/\(other.folder)); use `album add`")
         }
-        var st = stat()
-        if lstat(library.root.path + "/Albums/" + folderName, &st) == 0 {
+        if FileStat.lstat(library.root.path + "/Albums/" + folderName) != nil {
             throw ShoeboxError(.invalidArgument, "Albums/\(folderName) already exists and is not a Shoebox album; move it away or choose another name")
         }
         var unique: [AssetID] = []

@@ -83,18 +83,19 @@ public struct TrashInfo: Equatable, Sendable {
     // MARK: Percent-encoding (RFC 2396 escapes, `/` kept, as the spec and trash-cli write it)
 
     static func percentEncode(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
                  UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             default:
-                out += String(format: "%%%02X", byte)
+                out.append(UInt8(ascii: "%"))
+                Hex.append(byte, to: &out, uppercase: true)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func percentDecode(_ s: String) -> String? {
@@ -102,7 +103,7 @@ public struct TrashInfo: Equatable, Sendable {
         var it = Array(s.utf8)[...]
         while let b = it.popFirst() {
             if b == UInt8(ascii: "%") {
-                guard it.count >= 2, let h = hexValue(it.popFirst()!), let l = hexValue(it.popFirst()!) else { return nil }
+                guard it.count >= 2, let h = Hex.value(ofDigit: it.popFirst()!), let l = Hex.value(ofDigit: it.popFirst()!) else { return nil }
                 bytes.append(h << 4 | l)
             } else {
                 bytes.append(b)
@@ -110,15 +111,6 @@ public struct TrashInfo: Equatable, Sendable {
         }
         guard !bytes.contains(0) else { return nil }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     // MARK: Local time without a zone

@@ -1,0 +1,140 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Making `Albums/` match the plan: user albums, then generated ones.
+
+extension AlbumLinker {
+    /// Makes `Albums/` match the index and the user albums.
+    @discardableResult
+    public func sync() throws -> AlbumSyncReport {
+        var report = AlbumSyncReport()
+        if let off = AlbumLinker.symlinkProblem(library) {
+            report.off = off
+            return report
+        }
+        if mkdir(root, 0o755) != 0 && errno != EEXIST {
+            throw ShoeboxError(.io, "cannot create \(root): \(ShoeboxError.errnoText())")
+        }
+        cleanLeftovers(&report)
+        try syncUserAlbums(&report)
+        try syncGeneratedAlbums(&report)
+        return report
+    }
+
+    // MARK: User albums
+
+    /// Finishes deletions, reads links deleted by hand, then writes each user album's folder.
+    func syncUserAlbums(_ report: inout AlbumSyncReport) throws {
+        let store = UserAlbums(library: library)
+        let userAlbums = store.allIncludingDeleted(problem: { report.problems.append($0) })
+        // Only what the user albums name (members, and what their links were) is looked up.
+        let paths = try presentPaths(of: Set(userAlbums.flatMap { $0.deleting ? [] : $0.members + $0.linked.values }))
+        for album in userAlbums {
+            if album.deleting {
+                removeLinkFolder(root + "/" + album.folder, &report)
+                store.erase(album)
+            } else {
+                try syncUserAlbum(album, presentPaths: paths, store: store, &report)
+            }
+        }
+    }
+
+    /// One user album. Its file records the links as written (`linked`), and `syncing` while its
+    /// folder is being rewritten, so that a crash half-way is not read as links deleted by hand.
+    func syncUserAlbum(_ album: UserAlbum, presentPaths paths: [AssetID: String], store: UserAlbums,
+                       _ report: inout AlbumSyncReport) throws {
+        var album = album
+        let dir = root + "/" + album.folder
+        let onDisk = readFolder(dir)
+        let before = album
+        if !album.syncing, let onDisk {
+            takeOutLinksDeletedByHand(from: &album, onDisk: onDisk, presentPaths: paths, &report)
+        }
+        let want = folder(for: album, presentPaths: paths)
+        let wantLinks = Dictionary(want.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a })
+        let wantLinked = Dictionary(want.entries.map { ($0.linkName, $0.id) }, uniquingKeysWith: { a, _ in a })
+        if onDisk?.links == wantLinks && !album.syncing {
+            album.linked = wantLinked
+            if album != before { try store.save(album) }
+            return
+        }
+        album.syncing = true
+        try store.save(album)
+        if try write(want, into: dir, existing: onDisk, &report) { report.foldersWritten += 1 }
+        album.syncing = false
+        album.linked = wantLinked
+        try store.save(album)
+    }
+
+    /// A link that was written, is gone, and whose asset is still present was deleted by hand:
+    /// its asset leaves the album.
+    func takeOutLinksDeletedByHand(from album: inout UserAlbum, onDisk: OnDisk, presentPaths paths: [AssetID: String],
+                                   _ report: inout AlbumSyncReport) {
+        let gone = album.linked.filter { onDisk.links[$0.key] == nil && paths[$0.value] != nil }
+        guard !gone.isEmpty else { return }
+        let ids = Set(gone.values)
+        album.members.removeAll(where: ids.contains)
+        for id in ids.sorted(by: { $0.rawValue < $1.rawValue }) { report.removedByHand.append((album.name, id)) }
+    }
+
+    // MARK: Generated albums
+
+    /// Nothing to do while neither the index nor any of their folders has changed since a pass
+    /// that verified them all; a folder whose links and stamp are those of the last pass is not
+    /// read again (see `Stamps`).
+    func syncGeneratedAlbums(_ report: inout AlbumSyncReport) throws {
+        let generation = try index.generation()
+        let stamps = try loadStamps()
+        if stampsStillHold(stamps, generation: generation) { return }
+        var verified: [String: Verification] = [:]
+        let albums = try writeGeneratedAlbums(lastStamps: stamps, verified: &verified, &report)
+        let rootsAt = Date().timeIntervalSince1970
+        let problems = report.problems.count
+        removeGeneratedAlbums(notIn: albums, &report)
+        if report.problems.count == problems {
+            for top in [""] + AlbumLinker.generatedRoots where !albums.contains(top) { verified[top] = (rootsAt, nil) }
+        }
+        try saveStamps(freshStamps(generation: generation, albums: albums, verified: verified))
+    }
+
+    /// Writes each generated album that its stamp does not vouch for; records in `verified` each
+    /// one found or made as it should be. Returns the paths of all of them.
+    func writeGeneratedAlbums(lastStamps stamps: Stamps?, verified: inout [String: Verification],
+                              _ report: inout AlbumSyncReport) throws -> Set<String> {
+        var albums = Set<String>()
+        try forEachGenerated { album in
+            albums.insert(album.path)
+            let dir = root + "/" + album.path
+            let digest = AlbumLinker.digest(album)
+            let last = stamps?.folders[album.path] ?? nil
+            if let last, last.digest == digest, AlbumLinker.sameFolder(folderStamp(album.path), last) {
+                verified[album.path] = (last.verifiedAt, digest)
+                return
+            }
+            let problems = report.problems.count
+            let at = Date().timeIntervalSince1970
+            if try write(album, into: dir, existing: readFolder(dir), &report) { report.foldersWritten += 1 }
+            if report.problems.count == problems { verified[album.path] = (at, digest) }
+        }
+        return albums
+    }
+
+    /// Generated albums with nothing left in them go (and their emptied `Years/`… folders).
+    func removeGeneratedAlbums(notIn albums: Set<String>, _ report: inout AlbumSyncReport) {
+        for top in AlbumLinker.generatedRoots {
+            let dir = root + "/" + top
+            if top == "Screenshots" || top == "Videos" {
+                if !albums.contains(top), readFolder(dir) != nil { removeLinkFolder(dir, &report); report.foldersRemoved += 1 }
+                continue
+            }
+            for name in directoryNames(dir) where !albums.contains(top + "/" + name) {
+                guard FileStat.lstat(dir + "/" + name)?.isDirectory == true else { continue }
+                removeLinkFolder(dir + "/" + name, &report)
+                report.foldersRemoved += 1
+            }
+            if directoryNames(dir).isEmpty { rmdir(dir) }
+        }
+    }
+}
