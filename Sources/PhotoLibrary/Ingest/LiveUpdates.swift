@@ -122,7 +122,8 @@ public final class LiveUpdater {
         if try remove(removals, report: &report) { changedSomething = true }
         // A file dragged into or out of Recently Deleted shows here as a removal or an arrival.
         if changedSomething || !removals.isEmpty {
-            let trash = try RecentlyDeleted(library: library, index: index, retentionDays: options.trashRetentionDays, now: now)
+            let trash = try RecentlyDeleted(library: library, index: index, retentionDays: options.trashRetentionDays, now: now,
+                                             writer: writer)
                 .reconcile()
             if trash.changed { changedSomething = true }
             let trashedIDs = Set(trash.trashed.map(\.id))

@@ -236,6 +236,6 @@ public final class Scanner {
     }
 
     func recentlyDeleted() -> RecentlyDeleted {
-        RecentlyDeleted(library: library, index: index, retentionDays: options.trashRetentionDays, now: now)
+        RecentlyDeleted(library: library, index: index, retentionDays: options.trashRetentionDays, now: now, writer: writer)
     }
 }

@@ -28,7 +28,7 @@ extension RecentlyDeleted {
         AtomicFile.syncDirectory(filesFolder)
         AtomicFile.syncDirectory(infoFolder)
         try self.forget(forget)
-        if !forget.isEmpty { try Scanner(library: library, index: index, now: now).afterMembershipChange() }
+        if !forget.isEmpty { try writer.afterChange() }
         return purged
     }
 
@@ -54,12 +54,9 @@ extension RecentlyDeleted {
     /// Assets whose files were purged: index rows, sidecars and album memberships go.
     func forget(_ ids: [AssetID]) throws {
         guard !ids.isEmpty else { return }
-        // Sidecars first: a kill between the two leaves index rows without sidecars, which the
-        // next reconcile finishes (or, not expired, records as missing with a sidecar again);
-        // the other order would leave sidecars that nothing in the index claims, for good.
-        for id in ids { unlink(library.sidecarURL(for: id).path) }
-        AtomicFile.syncDirectory(library.sidecarFolder.path)
-        try index.delete(ids)
+        // A kill inside `forget` leaves index rows without sidecars, which the next reconcile
+        // finishes (or, not expired, records as missing with a sidecar again).
+        try writer.forget(ids)
         try UserAlbums(library: library).forget(Set(ids))
     }
 

@@ -27,8 +27,7 @@ extension RecentlyDeleted {
         result.trashed = try adoptUnclaimedFiles(files.filter { trashedByName[$0] == nil }.sorted(), infos: infos,
                                                  changed: &changed)
         guard !changed.isEmpty || !forget.isEmpty else { return result }
-        let scanner = Scanner(library: library, index: index, now: now)
-        try scanner.commit(changed)
+        try writer.commit(changed)
         try self.forget(forget)
         result.changed = true
         return result

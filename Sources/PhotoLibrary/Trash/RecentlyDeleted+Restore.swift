@@ -22,12 +22,11 @@ extension RecentlyDeleted {
         let done = moveBack(try assetsToRestore(requested, failed: failed), failed: failed)
         guard !done.isEmpty else { return [] }
         try AtomicFile.syncFileSystem(containing: library.root.path)
-        let scanner = Scanner(library: library, index: index, now: now)
-        try scanner.commit(done.map(\.asset))
+        try writer.commit(done.map(\.asset))
         // The info files go last: until now they said where each file came from.
         for item in done { unlink(infoPath(item.name)) }
         AtomicFile.syncDirectory(infoFolder)
-        try scanner.afterMembershipChange()
+        try writer.afterChange()
         return done.map { Restored(id: $0.asset.id, path: $0.asset.path, note: $0.note) }
     }
 

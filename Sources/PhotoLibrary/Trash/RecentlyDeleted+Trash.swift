@@ -32,14 +32,13 @@ extension RecentlyDeleted {
 
         // 3. Record: the asset keeps its id, sidecar and original path.
         let deletedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        let scanner = Scanner(library: library, index: index, now: now)
-        try scanner.commit(moved.map { item in
+        try writer.commit(moved.map { item in
             var a = item.asset
             a.state = .trashed
             a.trash = TrashRecord(name: item.name, deletedAt: deletedAt)
             return a
         })
-        try scanner.afterMembershipChange()
+        try writer.afterChange()
         return moved.map { Trashed(id: $0.asset.id, originalPath: $0.asset.path, name: $0.name) }
     }
 

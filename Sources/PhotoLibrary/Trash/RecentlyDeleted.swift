@@ -24,14 +24,19 @@ public final class RecentlyDeleted {
 
     let library: Library
     let index: Index
+    /// Every index change goes through it (and so into the journal and the sidecars).
+    let writer: AssetWriter
     let now: Date
     let retentionDays: Int
     let log: (String) -> Void
 
+    /// - Parameter writer: the caller's writer, so that views following it (the live updater's)
+    ///   see these changes too; a new one when nil.
     public init(library: Library, index: Index, retentionDays: Int, now: Date = ShoeboxClock.now(),
-                log: @escaping (String) -> Void = { _ in }) {
+                writer: AssetWriter? = nil, log: @escaping (String) -> Void = { _ in }) {
         self.library = library
         self.index = index
+        self.writer = writer ?? AssetWriter(library: library, index: index)
         self.retentionDays = retentionDays
         self.now = now
         self.log = log
