@@ -3,12 +3,11 @@ import Foundation
 import Glibc
 #endif
 
-public struct RebuildReport: Codable, Sendable {
+/// What `rebuild` did; `RebuildReportJSON` is what `rebuild --json` prints.
+public struct RebuildReport: Sendable {
     public var sidecars = 0
     public var badSidecars: [FileProblem] = []
     public var scan = ScanReport()
-
-    enum CodingKeys: String, CodingKey { case sidecars, badSidecars = "bad_sidecars", scan }
 }
 
 extension Index {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a scan did, for the summary line and `scan --json`.
-public struct ScanReport: Codable, Sendable {
+/// What a scan did, for the summary line; `ScanReportJSON` is what `scan --json` prints.
+public struct ScanReport: Sendable {
     public var added = 0
     public var updated = 0
     public var moved = 0
@@ -22,12 +22,6 @@ public struct ScanReport: Codable, Sendable {
     public var removedFromAlbums = 0
 
     public init() {}
-
-    // snake_case like every JSON Shoebox prints.
-    enum CodingKeys: String, CodingKey {
-        case added, updated, moved, returned, removed, unchanged, duplicates, failed, skipped, warnings, seconds
-        case bytesRead = "bytes_read", albumsOff = "albums_off", removedFromAlbums = "removed_from_albums"
-    }
 }
 
 /// Progress of a scan: files handled of files to read, bytes read.
@@ -36,6 +30,3 @@ public struct ScanProgress: Sendable {
     public var total: Int
     public var bytes: Int64
 }
-
-/// Reconciles the index with the disk. Unchanged files (same size, mtime and inode) are not
-/// opened; changed and new files are hashed and read; a new path whose content (or inode)
