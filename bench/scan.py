@@ -4,7 +4,7 @@
     bench/scan.py [--files N] [--long-side PX] [--runs R] [--json OUT]
 
 Makes (once, cached in bench/out/rolls/) a roll of N camera-size files with
-../shared/tools/make-camera-roll --upscale, then measures in the same run:
+scripts/make-camera-roll --upscale, then measures in the same run:
   - the SHA-256 ceiling: `openssl speed -evp sha256` on one core and on two (-multi 2);
   - exiftool -json -n -r over the roll (headers only), the tool a user would otherwise run;
   - shoebox scan on a fresh index (cold: metadata + full SHA-256 + index + sidecars);
@@ -18,7 +18,7 @@ import argparse, json, os, re, shutil, statistics, subprocess, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 OUT = os.path.join(HERE, "out")
-MAKE_ROLL = os.environ.get("SHOEBOX_MAKE_CAMERA_ROLL", os.path.join(ROOT, "..", "shared", "tools", "make-camera-roll"))
+MAKE_ROLL = os.environ.get("SHOEBOX_MAKE_CAMERA_ROLL", os.path.join(ROOT, "scripts", "make-camera-roll"))
 
 
 def shoebox_bin():

@@ -6,7 +6,7 @@ import Testing
 func folded(_ s: String) -> String { s.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil) }
 
 @Suite struct GazetteerTests {
-    // The cities of /work/shared/tools/make-camera-roll (name, country, lat, lon).
+    // The cities of scripts/make-camera-roll (name, country, lat, lon; it writes GeoNames' spelling).
     static let cities: [(String, String, Double, Double)] = [
         ("Lisbon", "Portugal", 38.7167, -9.1333), ("Paris", "France", 48.8534, 2.3488),
         ("New York City", "United States", 40.7143, -74.0060), ("Tokyo", "Japan", 35.6895, 139.6917),

@@ -28,18 +28,35 @@ public struct RollEntry: Decodable, Sendable {
     public var size: Int
 }
 
-/// Camera rolls made by `../shared/tools/make-camera-roll` from real photographs.
-/// Generating one takes seconds to minutes, so each (seed, options) is made once per machine
-/// into a cache folder and every test gets its own copy to change freely.
+/// Camera rolls made by the repository's `scripts/make-camera-roll` from the photographs in
+/// `test-data/photos`. Generating one takes seconds to minutes, so each (seed, options, generator
+/// version) is made once per machine into a cache folder and every test gets its own copy to change freely.
 public enum TestRoll {
     /// The repository root (this file is Tests/TestSupport/TestRoll.swift).
     public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// `scripts/make-camera-roll` of this repository; `$SHOEBOX_MAKE_CAMERA_ROLL` names another.
     public static var generator: URL {
         if let p = ProcessInfo.processInfo.environment["SHOEBOX_MAKE_CAMERA_ROLL"] { return URL(fileURLWithPath: p) }
-        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/tools/make-camera-roll")
+        return repositoryRoot.appendingPathComponent("scripts/make-camera-roll")
     }
+
+    /// A fingerprint of the generator's code (the script and its `camera_roll` modules), part of the
+    /// cache key: a changed generator makes new rolls instead of reusing ones it would no longer make.
+    static let generatorVersion: String = {
+        let fm = FileManager.default
+        let modules = generator.deletingLastPathComponent().appendingPathComponent("camera_roll")
+        let names = ((try? fm.contentsOfDirectory(atPath: modules.path)) ?? []).filter { $0.hasSuffix(".py") }.sorted()
+        let files = [generator] + names.map { modules.appendingPathComponent($0) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
+        for file in files {
+            for byte in (try? Data(contentsOf: file)) ?? Data() {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16)
+    }()
 
     static let cacheRoot: URL = {
         let base = ProcessInfo.processInfo.environment["SHOEBOX_TEST_CACHE"] ?? NSTemporaryDirectory()
@@ -57,7 +74,7 @@ public enum TestRoll {
     /// A fresh copy of the roll for `seed` and `arguments` (extra make-camera-roll flags).
     public static func make(seed: Int, count: Int = 40, arguments: [String] = []) throws -> Made {
         let key = "seed\(seed)-n\(count)" + (arguments.isEmpty ? "" : "-" + arguments.joined(separator: "_")
-            .replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ".", with: "p"))
+            .replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ".", with: "p")) + "-g" + generatorVersion
         let cached = cacheRoot.appendingPathComponent(key)
         let manifest = cacheRoot.appendingPathComponent(key + ".manifest.json")
         let fm = FileManager.default
