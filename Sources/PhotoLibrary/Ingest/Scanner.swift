@@ -345,8 +345,7 @@ public final class Scanner {
         guard !assets.isEmpty else { return }
         let journal = ScanJournal(library: library)
         try journal.begin(assets.map(\.id))
-        for a in assets { try sidecars.write(a, sync: false) }
-        try AtomicFile.syncFileSystem(containing: library.sidecarFolder.path)
+        try sidecars.writeBatch(assets)
         try index.save(assets)
         journal.end()
     }
