@@ -34,9 +34,7 @@ public final class AssetWriter {
     public func commit(_ assets: [Asset]) throws {
         guard !assets.isEmpty else { return }
         try journal.begin(assets.map(\.id))
-        // Sidecars without a flush each, then one flush, then the index.
-        for a in assets { try sidecars.write(a, sync: false) }
-        try AtomicFile.syncFileSystem(containing: library.sidecarFolder.path)
+        try sidecars.writeBatch(assets)
         try index.save(assets)
         journal.end()
         generationAfterLastWrite = try index.generation()

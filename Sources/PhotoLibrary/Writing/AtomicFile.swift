@@ -8,40 +8,154 @@ import Glibc
 /// target, flush it, rename it over the target. Readers see the old file or the new one.
 public enum AtomicFile {
     /// With `sync: false` the data is not flushed before the rename; the caller promises a
-    /// `syncFileSystem` before it relies on the file (batches of sidecars in a scan), which costs
-    /// one flush per batch instead of one per file.
+    /// `syncFileSystem` before it relies on the file, which costs one flush instead of one per file.
     public static func write(_ data: Data, to url: URL, sync: Bool = true) throws {
         let dir = url.deletingLastPathComponent().path
-        let tmp = dir + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ShoeboxError(.io, "cannot write \(url.path): \(ShoeboxError.errnoText())") }
-        var ok = false
-        defer {
-            if !ok { unlink(tmp) }
+        let temporary = try Temporary(for: url, holding: data)
+        defer { temporary.discard() }
+        if sync { try temporary.flushData() }
+        try temporary.rename()
+        if sync { syncDirectory(dir) }
+    }
+
+    /// Writes a batch of files, each replaced whole, all durable on return, without waiting for
+    /// anybody else's data as `syncFileSystem` does (a scan during a 3 GB copy ran 7× slower).
+    /// Every temporary is written and its write-back started; once each one's data is on disk
+    /// they are renamed over their targets and each folder is flushed once. A crash at any
+    /// instant leaves each target old or new and complete. On an error the targets renamed so far
+    /// hold their new version and the others their old one. The files are on one file system.
+    public static func writeDurably(_ files: [(data: Data, url: URL)]) throws {
+        guard let first = files.first else { return }
+        let folder = first.url.deletingLastPathComponent().path
+        try writeDurably(files, flushingEachFile: syncFileRange == nil || !journalsMetadataInOrder(folder))
+    }
+
+    /// `writeDurably`, choosing how the data is waited for (see `journalsMetadataInOrder`).
+    static func writeDurably(_ files: [(data: Data, url: URL)], flushingEachFile: Bool) throws {
+        // At most this many temporaries open at once: a batch never runs out of descriptors.
+        let chunk = 256
+        var folders = Set<String>()
+        for start in stride(from: 0, to: files.count, by: chunk) {
+            var temporaries: [Temporary] = []
+            defer { for t in temporaries { t.discard() } }
+            for (data, url) in files[start..<min(start + chunk, files.count)] {
+                let t = try Temporary(for: url, holding: data)
+                temporaries.append(t)
+                t.startWriteBack()
+            }
+            for t in temporaries {
+                try flushingEachFile ? t.flushData() : t.waitForWriteBack()
+            }
+            for t in temporaries {
+                try t.rename()
+                folders.insert(t.folder)
+            }
         }
-        do {
-            defer { close(fd) }
+        for folder in folders.sorted() { try syncDirectoryOrThrow(folder) }
+    }
+
+    /// Whether a file's data, once written, is made durable by the next journal commit of its
+    /// folder: on ext3/ext4 the journal commits metadata in order, so the one flush of the folder
+    /// after the renames commits each file's size and blocks with them (one commit per batch).
+    /// Elsewhere each file's data and size are flushed on their own (`fdatasync`; on ext4 that
+    /// costs one commit per file, ~4 ms each here, and each waits for other writers' data).
+    /// Found in /proc/self/mountinfo by the folder's device.
+    static func journalsMetadataInOrder(_ folder: String) -> Bool {
+        var st = stat()
+        guard stat(folder, &st) == 0, let mounts = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else {
+            return false
+        }
+        let dev = UInt64(st.st_dev)
+        let device = "\((dev >> 8) & 0xfff | (dev >> 32) & ~0xfff):\(dev & 0xff | (dev >> 12) & ~0xff)"
+        // "36 35 98:0 /root /mnt rw,noatime master:1 - ext4 /dev/vda rw": the type follows " - ".
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2, fields[2] == device, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+            return fields[dash + 1] == "ext4" || fields[dash + 1] == "ext3"
+        }
+        return false
+    }
+
+    /// A new file beside `target` holding the whole data, open until it is renamed or discarded.
+    final class Temporary {
+        let target: String
+        let folder: String
+        let path: String
+        private var fd: Int32
+        private var renamed = false
+
+        init(for url: URL, holding data: Data) throws {
+            target = url.path
+            folder = url.deletingLastPathComponent().path
+            path = folder + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())") }
+            do { try writeAll(data) } catch {
+                discard()
+                throw error
+            }
+        }
+
+        private func writeAll(_ data: Data) throws {
             try data.withUnsafeBytes { buf in
                 var done = 0
                 while done < buf.count {
                     let n = Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
                     if n < 0 {
                         if errno == EINTR { continue }
-                        throw ShoeboxError(.io, "cannot write \(url.path): \(ShoeboxError.errnoText())")
+                        throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
                     }
                     done += n
                 }
             }
-            if sync && fsync(fd) != 0 {
-                throw ShoeboxError(.io, "cannot write \(url.path): \(ShoeboxError.errnoText())")
+        }
+
+        /// Asks the kernel to start writing the data out now, without waiting for it.
+        func startWriteBack() {
+            _ = AtomicFile.syncFileRange?(fd, 0, 0, AtomicFile.syncFileRangeWrite)
+        }
+
+        /// Returns when the data has been written to the disk (not its size nor its name: see
+        /// `journalsMetadataInOrder`).
+        func waitForWriteBack() throws {
+            let waitWriteWait: UInt32 = 7  // SYNC_FILE_RANGE_WAIT_BEFORE | WRITE | WAIT_AFTER
+            if AtomicFile.syncFileRange?(fd, 0, 0, waitWriteWait) != 0 {
+                throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
             }
         }
-        guard rename(tmp, url.path) == 0 else {
-            throw ShoeboxError(.io, "cannot write \(url.path): \(ShoeboxError.errnoText())")
+
+        /// The data (and the size that covers it) on disk; not the name, which is the rename's.
+        func flushData() throws {
+            if fdatasync(fd) != 0 { throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())") }
         }
-        ok = true
-        if sync { syncDirectory(dir) }
+
+        /// Closes the temporary and puts it in the target's place.
+        func rename() throws {
+            close(fd)
+            fd = -1
+            guard Glibc.rename(path, target) == 0 else {
+                throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
+            }
+            renamed = true
+        }
+
+        /// Closes and deletes the temporary unless it was renamed; safe to call more than once.
+        func discard() {
+            if fd >= 0 { close(fd) }
+            fd = -1
+            if !renamed { unlink(path) }
+            renamed = true
+        }
     }
+
+    /// sync_file_range(2), which Swift's Glibc module does not export (it needs _GNU_SOURCE):
+    /// looked up once in the C library. Without it, each file's data is flushed on its own.
+    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+    }()
+    /// SYNC_FILE_RANGE_WRITE from <fcntl.h>: start write-back of the dirty pages, do not wait.
+    private static let syncFileRangeWrite: UInt32 = 2
 
     /// Whether `name` is a temporary of `write` (`.NAME.PID.RANDOM.tmp`), and the PID that made it.
     static func writerPID(ofTemporary name: String) -> pid_t? {
@@ -75,10 +189,15 @@ public enum AtomicFile {
 
     /// Makes a rename durable: the directory entry itself must reach the disk.
     public static func syncDirectory(_ path: String) {
+        try? syncDirectoryOrThrow(path)
+    }
+
+    /// `syncDirectory` for a caller that must not go on if the names did not reach the disk.
+    static func syncDirectoryOrThrow(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        guard fd >= 0 else { throw ShoeboxError(.io, "cannot open \(path): \(ShoeboxError.errnoText())") }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw ShoeboxError(.io, "cannot flush \(path) to disk: \(ShoeboxError.errnoText())") }
     }
 
     /// One flush for everything written on the file system that holds `path` (a batch's sidecars).

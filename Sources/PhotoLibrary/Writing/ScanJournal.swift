@@ -12,7 +12,7 @@ struct ScanJournal {
 
     func begin(_ ids: [AssetID]) throws {
         let data = try JSONEncoder().encode(ids)
-        try AtomicFile.write(data, to: url, sync: true)
+        try AtomicFile.writeDurably([(data: data, url: url)])
     }
 
     func end() {

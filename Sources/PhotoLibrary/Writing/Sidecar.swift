@@ -15,17 +15,27 @@ public struct Sidecar: Codable, Equatable, Sendable {
     }
 }
 
-/// Reads and writes sidecars. Writes are atomic (temporary file + rename); a scan writes a batch
-/// without flushing each one and then flushes the file system once (`AtomicFile.syncFileSystem`).
+/// Reads and writes sidecars. Writes are atomic (temporary file + rename); a batch is made
+/// durable as a whole (`writeBatch`), flushing only what it wrote.
 public struct SidecarStore: Sendable {
     public let library: Library
 
     public init(library: Library) { self.library = library }
 
-
     public func write(_ asset: Asset, sync: Bool) throws {
         let data = try ShoeboxJSON.makeEncoder(pretty: true).encode(Sidecar(asset: asset))
         try AtomicFile.write(data, to: library.sidecarURL(for: asset.id), sync: sync)
+    }
+
+    /// Writes the sidecars of `assets`, each replaced whole, all of them on disk when it returns:
+    /// an index row saved afterwards never names a sidecar a power cut could take back. A crash
+    /// before it returns leaves each sidecar in its old or its new version.
+    public func writeBatch(_ assets: [Asset]) throws {
+        let encoder = ShoeboxJSON.makeEncoder(pretty: true)
+        let files = try assets.map { asset in
+            (data: try encoder.encode(Sidecar(asset: asset)), url: library.sidecarURL(for: asset.id))
+        }
+        try AtomicFile.writeDurably(files)
     }
 
     public func read(_ id: AssetID) throws -> Sidecar {
