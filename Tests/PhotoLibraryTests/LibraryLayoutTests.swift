@@ -33,6 +33,14 @@ struct LibraryLayoutTests {
         #expect(!Library.isIndexable(relativePath: "2024/IMG_1.xmp"))
     }
 
+    @Test func companionsAreTheOnesTheScanSkips() {
+        for name in ["IMG_1.XMP", "a.tar.txt", "notes.md", "x.JSON", "photo.jpg", "noext", "ünï.txt", "a.Txt",
+                     "report.docx", "a.", "IMG_0412.HEIC", "clip.lrv", "a.b.c.gpx", "weird.tXt~", "x.crdownload"] {
+            #expect(LibraryLayout.isKnownOther(name) == FileProbe.isKnownOther(name), "\(name)")
+            #expect(LibraryLayout.isKnownOther(name) == FileProbe.isKnownOther("2024/Trip/" + name), "\(name)")
+        }
+    }
+
     @Test func pathsAreIndexableWhenEveryFolderAndTheNameAre() {
         for path in ["2024/IMG_1.JPG", "a.jpg", "x/Albums/a.jpg", "folder.tmp/a.jpg", "notes.txt/a.jpg", "Collages/c.jpg"] {
             #expect(LibraryLayout.isIndexable(file: path), "\(path)")
