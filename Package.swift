@@ -68,5 +68,7 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
+        // The watcher loop's pure state machines: synthetic events and times, no inotify.
+        .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ]
 )

@@ -14,8 +14,6 @@ final class InotifyReader: @unchecked Sendable {
     /// The root without a trailing slash, and with one (libinotifytools names folders that way).
     private let root: String
     private let rootSlash: String
-    /// Reserved top-level folders (`Albums/`, `Recently Deleted/`, …): never watched.
-    private let excluded: [String]
     private var rootWatch: Int32 = -1
     /// inotify is set up; false after a failure that sent the watcher to polling (the thread ends).
     private var watching = false
@@ -39,7 +37,6 @@ final class InotifyReader: @unchecked Sendable {
         while r.count > 1 && r.hasSuffix("/") { r.removeLast() }
         root = r
         rootSlash = r == "/" ? r : r + "/"
-        excluded = Library.reservedFolders.sorted().map { (r == "/" ? "" : r) + "/" + $0 }
     }
 
     func start() {
@@ -138,7 +135,8 @@ final class InotifyReader: @unchecked Sendable {
         }
     }
 
-    /// Watches a folder and everything under it (reserved folders excluded, links not followed),
+    /// Watches a folder and everything under it that `LibraryLayout` indexes (reserved and
+    /// hidden folders excluded, links not followed),
     /// and records each folder. False when the watch limit is reached (the queue is told) — a
     /// folder that vanished meanwhile is no failure.
     ///
@@ -167,7 +165,8 @@ final class InotifyReader: @unchecked Sendable {
                 if name == "." || name == ".." { continue }
                 let child = (dir == "/" ? "" : dir) + "/" + name
                 var st = stat()
-                guard lstat(child, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, !excluded.contains(child) else { continue }
+                guard LibraryLayout.descends(intoFolderNamed: name, atRoot: dir == root),
+                      lstat(child, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { continue }
                 stack.append(child)
             }
         }
@@ -234,7 +233,7 @@ final class InotifyReader: @unchecked Sendable {
 
     /// Folders Shoebox indexes: not reserved, not hidden. Only those are watched.
     private func indexableFolder(_ relative: String) -> Bool {
-        Library.isIndexable(relativePath: relative + "/x")
+        LibraryLayout.isIndexable(folder: relative)
     }
 
     private func handle(_ event: UnsafeMutablePointer<inotify_event>) {
@@ -293,7 +292,10 @@ final class InotifyReader: @unchecked Sendable {
             queue.push(.movedFrom(rel, cookie: cookie, isFolder: isFolder))
         } else if mask & UInt32(IN_MOVED_TO) != 0 {
             if isFolder {
-                if let old = folderMovesInFlight.removeValue(forKey: cookie) {
+                let old = folderMovesInFlight.removeValue(forKey: cookie)
+                // From a watched folder: its watches follow it (or end, if it goes where nothing is
+                // watched); from a hidden or reserved one, nothing under it was watched yet.
+                if let old, let oldRel = relative(old.path), indexableFolder(oldRel) {
                     if indexableFolder(rel) { renameTree(from: old.path, to: full) } else { unwatchTree(old.path) }
                 } else if indexableFolder(rel) {
                     guard watchTree(full) else { return }

@@ -4,11 +4,12 @@ import PhotoLibrary
 
 /// `shoebox watch`: keeps the index equal to the disk while files arrive, move and go.
 ///
-/// The inotify thread (`InotifyReader`) feeds events into a queue; this loop pairs renames by
-/// cookie, holds removals a moment so a vanishing disk is judged as one event, re-checks files
-/// still being written, and applies each batch through `LiveUpdater` under the writer lock —
+/// The inotify thread (`InotifyReader`) feeds events into a queue; this loop gathers a burst
+/// into one batch, pairs renames by cookie (`RenamePairing`), holds removals a moment so a
+/// vanishing disk is judged as one event (`RemovalHold`), re-checks files still being written
+/// (`RecheckSchedule`), and applies each batch through `LiveUpdater` under the writer lock —
 /// taken per batch, so `shoebox scan` from another shell still gets its turn. Lost events
-/// (overflow, a lost watch, downtime) are made good by a reconciling scan.
+/// (overflow, a lost watch, downtime) are made good by a reconciling scan (`ScanSchedule`).
 public final class LibraryWatcher: @unchecked Sendable {
     public struct Options: Sendable {
         /// Scan every this many seconds instead of using inotify (network file systems).
@@ -24,6 +25,11 @@ public final class LibraryWatcher: @unchecked Sendable {
         public var pausedRecheckSeconds = 3.0
         /// Polling interval when inotify cannot be used and `--poll` was not given.
         public var fallbackPollSeconds = 30.0
+        /// Arrivals keep being gathered into one batch while the next event comes within this…
+        public var burstQuiet = 0.005
+        /// …but for no longer than this: a burst applied as one batch pays once for what each
+        /// batch costs (the durable flush, the trash check, the album sync).
+        public var burstLimit = 0.5
         public init() {}
     }
 
@@ -41,16 +47,18 @@ public final class LibraryWatcher: @unchecked Sendable {
     private let logger: Logger
     private let queue = EventQueue()
     private var pause = Pause.running
-    private var nextSafetyScan: Date?
-    /// Recently Deleted is purged at start-up and then hourly.
-    private var nextPurge: Date?
+    /// The start-up scan runs once every folder is watched; events before are not applied.
+    private var ready = false
+    private var renames: RenamePairing
+    private var removals: RemovalHold
+    private var rechecks = RecheckSchedule()
+    /// Safety scans, retries of failed scans, and purges of Recently Deleted (at start-up, then hourly).
+    private var schedule: ScanSchedule
     private var saidAlbumsOff = false
-    /// Reconciling scans that failed in a row (a full disk, a read-only remount…), and the last
-    /// error said: retries come sooner than a minute at first, and the same error is said once.
-    private var failedScans = 0
     /// What was last said of each file that could not be indexed, and when: a folder arrival and
     /// the file's own events often reach the same broken file twice, and it is said once.
     private var saidProblems: [String: (reason: String, at: Date)] = [:]
+    /// The last error of a failing scan: the same error is said once.
     private var lastScanError: String?
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
@@ -58,6 +66,9 @@ public final class LibraryWatcher: @unchecked Sendable {
         self.index = index
         self.options = options
         self.logger = logger
+        renames = RenamePairing(window: options.renamePairWindow)
+        removals = RemovalHold(grace: options.removalGrace, limit: options.removalGraceLimit)
+        schedule = ScanSchedule(safetyScanMinutes: options.settings.safetyScanMinutes)
     }
 
     /// Asks `run` to return after the batch in hand (any thread; signal handlers).
@@ -76,180 +87,132 @@ public final class LibraryWatcher: @unchecked Sendable {
 
     // MARK: The event loop
 
-    private struct HeldRename {
-        var path: String
-        var cookie: UInt32
-        var isFolder: Bool
-        var deadline: Date
-    }
-
-    private struct Recheck {
-        var due: Date
-        var delay: Double
+    /// What one turn of the loop gathered from its events.
+    private struct Turn {
+        var changes: [LiveUpdater.Change] = []
+        var scanReason: String?
+        /// inotify cannot be used: poll instead.
+        var fallBackToPolling = false
     }
 
     private func loop() {
-        var renames: [HeldRename] = []
-        var heldRemovals: [LiveUpdater.Change] = []
-        var removalsFirstHeld: Date?
-        var removalsDue: Date?
-        var rechecks: [String: Recheck] = [:]
-        var ready = false
-
         while !queue.isStopped {
-            let deadline: Date?
-            switch pause {
-            case .running:
-                deadline = [renames.map(\.deadline).min(), removalsDue, rechecks.values.map(\.due).min(), nextSafetyScan,
-                            nextPurge].compactMap { $0 }.min()
-            case .rootGone:
-                deadline = renames.map(\.deadline).min()
-            case .massDisappearance(let next):
-                deadline = min(renames.map(\.deadline).min() ?? next, next)
-            }
-            let events = queue.take(until: deadline)
+            var events = queue.take(until: nextWake())
             if queue.isStopped { break }
+            if events.contains(where: \.isArrival) {
+                events += queue.gather(quietFor: options.burstQuiet, atMost: options.burstLimit)
+            }
             let now = Date()
-            var changes: [LiveUpdater.Change] = []
-            var scanReason: String?
-            var removalsCame = false
-
-            for event in events {
-                switch event {
-                case .ready:
-                    ready = true
-                    logger.info("watching \(library.root.path)")
-                    scanReason = "start-up"
-                case .closedWrite(let path):
-                    rechecks[path] = nil
-                    changes.append(.arrived(path))
-                case .movedFrom(let path, let cookie, let isFolder):
-                    renames.append(HeldRename(path: path, cookie: cookie, isFolder: isFolder,
-                                              deadline: now.addingTimeInterval(options.renamePairWindow)))
-                case .movedTo(let path, let cookie, let isFolder):
-                    if let i = renames.firstIndex(where: { $0.cookie == cookie }) {
-                        let from = renames.remove(at: i)
-                        if let change = LibraryWatcher.rename(from: from.path, to: path, isFolder: isFolder) {
-                            if case .removed = change { heldRemovals.append(change); removalsCame = true }
-                            else if case .folderRemoved = change { heldRemovals.append(change); removalsCame = true }
-                            else { changes.append(change) }
-                        }
-                        rechecks[from.path] = nil
-                    } else {
-                        // Moved in from outside (or from Recently Deleted/): an arrival, matched by content.
-                        changes.append(isFolder ? .folderArrived(path) : .arrived(path))
-                    }
-                case .deleted(let path, let isFolder):
-                    rechecks[path] = nil
-                    heldRemovals.append(isFolder ? .folderRemoved(path) : .removed(path))
-                    removalsCame = true
-                case .folderCreated(let path):
-                    changes.append(.folderArrived(path))
-                case .unnamable(let path):
-                    warnOnce(path, FileProblem.nameNotUTF8)
-                case .resync(let reason):
-                    scanReason = reason
-                    changes.removeAll()
-                    heldRemovals.removeAll()
-                    renames.removeAll()
-                case .rootLost(let reason):
-                    pause = .rootGone
-                    logger.warning("paused: \(reason); nothing is marked missing, watching resumes when it is back")
-                    changes.removeAll()
-                    heldRemovals.removeAll()
-                    renames.removeAll()
-                    scanReason = nil
-                case .rootBack:
-                    pause = .running
-                    logger.info("resumed: the library folder \(library.root.path) is back")
-                    scanReason = "the library folder came back"
-                case .unavailable(let message):
-                    let seconds = options.fallbackPollSeconds
-                    logger.error("\(message); scanning every \(format(seconds)) s instead")
-                    return poll(every: seconds)
-                }
-            }
+            var turn = Turn()
+            for event in events { handle(event, at: now, into: &turn) }
+            if turn.fallBackToPolling { return poll(every: options.fallbackPollSeconds) }
             // A rename whose second half did not come moved something out of the library.
-            for r in renames where r.deadline <= now {
-                heldRemovals.append(r.isFolder ? .folderRemoved(r.path) : .removed(r.path))
-                removalsCame = true
-            }
-            renames.removeAll { $0.deadline <= now }
+            for half in renames.expired(at: now) { removals.hold(RenamePairing.change(movedOut: half), at: now) }
 
             guard ready else { continue }
-            switch pause {
-            case .rootGone, .massDisappearance:
-                // Events are not applied while paused: the scan that ends the pause covers them.
-                heldRemovals.removeAll()
-                removalsDue = nil
-                removalsFirstHeld = nil
-                rechecks.removeAll()
-            case .running:
-                break
-            }
-            switch pause {
-            case .rootGone:
-                continue
-            case .massDisappearance(let next):
-                guard now >= next else { continue }
-                reconcile(reason: "checking whether the vanished files are back")
-                continue
-            case .running:
-                break
-            }
-            if let reason = scanReason {
+            guard runsAfterPause(at: now) else { continue }
+            if let reason = turn.scanReason {
                 reconcile(reason: reason)
                 if case .running = pause {} else { continue }
             }
-
-            for (path, r) in rechecks where r.due <= now {
-                changes.append(.arrived(path))
-                // Not due again before the outcome says so (or a while, should the batch fail).
-                rechecks[path]?.due = now.addingTimeInterval(max(r.delay, 1))
-            }
-            if removalsCame {
-                removalsFirstHeld = removalsFirstHeld ?? now
-                removalsDue = min(now.addingTimeInterval(options.removalGrace),
-                                  removalsFirstHeld!.addingTimeInterval(options.removalGraceLimit))
-            }
-            if let due = removalsDue, due <= now {
-                changes += heldRemovals
-                heldRemovals.removeAll()
-                removalsDue = nil
-                removalsFirstHeld = nil
-            }
+            var changes = turn.changes
+            changes += rechecks.due(at: now).map { .arrived($0) }
+            changes += removals.release(at: now)
             if !changes.isEmpty, let report = apply(changes) {
-                var arrived = Set<String>()
-                for change in changes { if case .arrived(let path) = change { arrived.insert(path) } }
-                for path in arrived where !report.stillBeingWritten.contains(path) { rechecks[path] = nil }
-                for path in report.stillBeingWritten {
-                    // Re-check a file still being written soon, then less often: it is indexed once it is whole.
-                    let delay = min((rechecks[path]?.delay ?? 0.1) * 2, 5)
-                    rechecks[path] = Recheck(due: Date().addingTimeInterval(delay), delay: delay)
+                let arrived = changes.compactMap { change -> String? in
+                    if case .arrived(let path) = change { return path } else { return nil }
                 }
+                rechecks.record(arrived: arrived, stillBeingWritten: report.stillBeingWritten, at: Date())
             }
-            if let due = nextSafetyScan, due <= Date() {
-                reconcile(reason: "safety scan")
-            }
-            if let due = nextPurge, due <= Date() {
-                purge()
-            }
+            if schedule.isSafetyScanDue(at: Date()) { reconcile(reason: "safety scan") }
+            if schedule.isPurgeDue(at: Date()) { purge() }
         }
         logger.info("stopped")
     }
 
-    /// What a cookie-paired rename means for the index, given which ends Shoebox indexes.
-    static func rename(from: String, to: String, isFolder: Bool) -> LiveUpdater.Change? {
-        let probe = isFolder ? "/x" : ""
-        let fromIndexed = Library.isIndexable(relativePath: from + probe)
-        let toIndexed = Library.isIndexable(relativePath: to + probe)
-        switch (fromIndexed, toIndexed) {
-        case (true, true): return isFolder ? .folderMoved(from: from, to: to) : .moved(from: from, to: to)
-        // From a temporary name (or Recently Deleted/) into place: an arrival, matched by content.
-        case (false, true): return isFolder ? .folderArrived(to) : .arrived(to)
-        // Into a reserved folder or to a hidden or temporary name: gone from the library.
-        case (true, false): return isFolder ? .folderRemoved(from) : .removed(from)
-        case (false, false): return nil
+    /// When the loop must look again without an event: a rename's time running out, held
+    /// removals, re-checks and scheduled scans (only what a pause leaves).
+    private func nextWake() -> Date? {
+        switch pause {
+        case .running:
+            return [renames.nextDeadline, removals.due, rechecks.nextDue, schedule.nextDeadline].compactMap { $0 }.min()
+        case .rootGone:
+            return renames.nextDeadline
+        case .massDisappearance(let next):
+            return min(renames.nextDeadline ?? next, next)
+        }
+    }
+
+    private func handle(_ event: WatchEvent, at now: Date, into turn: inout Turn) {
+        switch event {
+        case .ready:
+            ready = true
+            logger.info("watching \(library.root.path)")
+            turn.scanReason = "start-up"
+        case .closedWrite(let path):
+            rechecks.cancel(path)
+            turn.changes.append(.arrived(path))
+        case .movedFrom(let path, let cookie, let isFolder):
+            renames.movedFrom(path, cookie: cookie, isFolder: isFolder, at: now)
+        case .movedTo(let path, let cookie, let isFolder):
+            guard let from = renames.movedTo(cookie: cookie) else {
+                // Moved in from outside (or from Recently Deleted/): an arrival, matched by content.
+                turn.changes.append(isFolder ? .folderArrived(path) : .arrived(path))
+                return
+            }
+            rechecks.cancel(from.path)
+            switch RenamePairing.change(from: from.path, to: path, isFolder: isFolder) {
+            case let removal? where removal.isRemoval: removals.hold(removal, at: now)
+            case let change?: turn.changes.append(change)
+            case nil: break
+            }
+        case .deleted(let path, let isFolder):
+            rechecks.cancel(path)
+            removals.hold(isFolder ? .folderRemoved(path) : .removed(path), at: now)
+        case .folderCreated(let path):
+            turn.changes.append(.folderArrived(path))
+        case .unnamable(let path):
+            warnOnce(path, FileProblem.nameNotUTF8)
+        case .resync(let reason):
+            turn.scanReason = reason
+            forgetPendingChanges(&turn)
+        case .rootLost(let reason):
+            pause = .rootGone
+            logger.warning("paused: \(reason); nothing is marked missing, watching resumes when it is back")
+            forgetPendingChanges(&turn)
+            turn.scanReason = nil
+        case .rootBack:
+            pause = .running
+            logger.info("resumed: the library folder \(library.root.path) is back")
+            turn.scanReason = "the library folder came back"
+        case .unavailable(let message):
+            logger.error("\(message); scanning every \(format(options.fallbackPollSeconds)) s instead")
+            turn.fallBackToPolling = true
+        }
+    }
+
+    /// Events were lost or the root went: a scan (now or when it is back) covers what was pending.
+    private func forgetPendingChanges(_ turn: inout Turn) {
+        turn.changes.removeAll()
+        removals.removeAll()
+        renames.removeAll()
+    }
+
+    /// While paused, events are not applied (the scan that ends the pause covers them); false
+    /// while the pause lasts. A mass-disappearance pause looks again when its time comes.
+    private func runsAfterPause(at now: Date) -> Bool {
+        switch pause {
+        case .running:
+            return true
+        case .rootGone:
+            removals.removeAll()
+            rechecks.removeAll()
+            return false
+        case .massDisappearance(let next):
+            removals.removeAll()
+            rechecks.removeAll()
+            if now >= next { reconcile(reason: "checking whether the vanished files are back") }
+            return false
         }
     }
 
@@ -268,7 +231,7 @@ public final class LibraryWatcher: @unchecked Sendable {
             enterMassPause(e)
         } catch {
             logger.error("\(error); a scan will reconcile in a few seconds")
-            nextSafetyScan = Date().addingTimeInterval(5)
+            schedule.batchFailed(at: Date())
         }
         return nil
     }
@@ -295,32 +258,28 @@ public final class LibraryWatcher: @unchecked Sendable {
                 logger.info("\(report.removedFromAlbums) asset(s) taken out of user albums: their links were deleted by hand")
             }
             if let off = report.albumsOff, !saidAlbumsOff { logger.warning("\(off)"); saidAlbumsOff = true }
-            if nextPurge == nil { nextPurge = Date() }
+            schedule.scanReconciled(at: Date())
         } catch let e as ShoeboxError where e.code == .massDisappearance {
             enterMassPause(e)
+            schedule.scanEnded(at: Date())
         } catch {
-            failedScans += 1
-            let delay = min(60, 5 * pow(2, Double(min(failedScans, 5) - 1)))
+            let delay = schedule.scanFailed(at: Date())
             let text = "\(error)"
             if text != lastScanError {
                 logger.error("scan failed (\(reason)): \(text); trying again in \(Int(delay)) s, then every minute while it fails")
                 lastScanError = text
             }
-            nextSafetyScan = Date().addingTimeInterval(delay)
             return
         }
-        if failedScans > 0 {
-            logger.info("recovered: the scan works again after \(failedScans) failed attempt(s)")
-            failedScans = 0
+        if schedule.failedScansBefore > 0 {
+            logger.info("recovered: the scan works again after \(schedule.failedScansBefore) failed attempt(s)")
             lastScanError = nil
         }
-        nextSafetyScan = options.settings.safetyScanMinutes > 0
-            ? Date().addingTimeInterval(options.settings.safetyScanMinutes * 60) : nil
     }
 
     /// Deletes what has waited in Recently Deleted longer than `[trash] retention_days`.
     private func purge() {
-        nextPurge = Date().addingTimeInterval(3600)
+        schedule.purged(at: Date())
         do {
             _ = try withWriterLock {
                 let trash = RecentlyDeleted(library: library, index: index, retentionDays: options.settings.trashRetentionDays,
@@ -404,7 +363,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     private func poll(every seconds: Double) {
         while !queue.isStopped {
             reconcile(reason: "poll")
-            if let due = nextPurge, due <= Date() { purge() }
+            if schedule.isPurgeDue(at: Date()) { purge() }
             var wait = seconds
             if case .massDisappearance = pause { wait = min(seconds, options.pausedRecheckSeconds) }
             guard queue.pause(seconds: wait) else { break }

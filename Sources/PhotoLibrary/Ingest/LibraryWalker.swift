@@ -103,7 +103,6 @@ struct LibraryWalker {
             let info = Int32(ent.pointee.fts_info)
             if info == FTS_DP { continue }  // post-order visit of a folder
             let isDir = info == FTS_D || info == FTS_DNR || info == FTS_DC
-            // Hidden entries, reserved top-level folders and temporary names are not the user's photos.
             let startsWithDot = nameBytes.first == UInt8(ascii: ".")
             guard let rel = String(validating: relBytes, as: UTF8.self) else {
                 if !startsWithDot {
@@ -112,7 +111,8 @@ struct LibraryWalker {
                 if isDir { fts_set(fts, ent, FTS_SKIP) }
                 continue
             }
-            if startsWithDot || (level == 1 && isDir && Library.reservedFolders.contains(rel)) {
+            // Hidden entries, reserved top-level folders, temporary names and companions are not the user's photos.
+            if !LibraryLayout.admits(String(decoding: nameBytes, as: UTF8.self), isFolder: isDir, atRoot: level == 1) {
                 if isDir { fts_set(fts, ent, FTS_SKIP) }
                 continue
             }
@@ -131,7 +131,6 @@ struct LibraryWalker {
                 result.skipped.append(FileProblem(path: rel, reason: "symbolic link; Shoebox indexes files, not links"))
             case FTS_F, FTS_DEFAULT:
                 let s = FileStat(ent.pointee.fts_statp.pointee)
-                if Library.isTemporaryName(String(decoding: nameBytes, as: UTF8.self)) { continue }
                 if !s.isRegular {
                     result.skipped.append(FileProblem(path: rel, reason: "\(s.typeName), not a regular file"))
                     continue

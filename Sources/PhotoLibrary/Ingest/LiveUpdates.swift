@@ -298,9 +298,10 @@ public final class LiveUpdater {
         return FileStat(st)
     }
 
-    /// Indexable regular files under a folder, without following links (like the scanner's walk).
+    /// Indexable regular files under a folder, without following links (by the scanner's walk's
+    /// rule, `LibraryLayout`).
     func filesUnder(_ folder: String, problems: inout [FileProblem]) -> [String] {
-        guard Library.isIndexable(relativePath: folder + "/x") else { return [] }
+        guard LibraryLayout.isIndexable(folder: folder) else { return [] }
         var out: [String] = []
         var stack = [folder]
         while let dir = stack.popLast() {
@@ -316,12 +317,14 @@ public final class LiveUpdater {
                     }
                     continue
                 }
-                guard name != ".", name != "..", !name.hasPrefix(".") else { continue }
+                guard !LibraryLayout.isHidden(name) else { continue }  // ".", ".." and hidden entries
                 let path = dir + "/" + name
                 guard let st = lstatFile(path) else { continue }
-                if (st.mode & S_IFMT) == S_IFDIR {
+                let isFolder = (st.mode & S_IFMT) == S_IFDIR
+                guard LibraryLayout.admits(name, isFolder: isFolder, atRoot: dir.isEmpty) else { continue }
+                if isFolder {
                     stack.append(path)
-                } else if st.isRegular, !Library.isTemporaryName(name) {
+                } else if st.isRegular {
                     out.append(path)
                 }
             }

@@ -8,8 +8,8 @@ import Glibc
 public struct Library: Sendable {
     public let root: URL
 
-    /// Folders at the root that Shoebox owns or reserves; never indexed.
-    public static let reservedFolders: Set<String> = ["Albums", "Recently Deleted", "Tracker", ".shoebox"]
+    /// Folders at the root that Shoebox reserves; never indexed (see `LibraryLayout`).
+    public static var reservedFolders: Set<String> { LibraryLayout.reservedFolders }
 
     public var stateFolder: URL { root.appendingPathComponent(".shoebox", isDirectory: true) }
     public var indexURL: URL { stateFolder.appendingPathComponent("index.sqlite") }
@@ -108,21 +108,14 @@ public struct Library: Sendable {
 
     public func sidecarURL(for id: AssetID) -> URL { sidecarFolder.appendingPathComponent(id.rawValue + ".json") }
 
-    /// Whether a path relative to the root is one Shoebox indexes (not reserved, not hidden, not temporary).
+    /// Whether a file, relative to the root, is one Shoebox indexes (see `LibraryLayout`).
     public static func isIndexable(relativePath: String) -> Bool {
-        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: true)
-        guard let first = parts.first else { return false }
-        if reservedFolders.contains(String(first)) { return false }
-        if parts.contains(where: { $0.hasPrefix(".") }) { return false }
-        return !isTemporaryName(String(parts.last!))
+        LibraryLayout.isIndexable(file: relativePath)
     }
 
-    /// Names that browsers, sync tools and editors use for files still being written.
+    /// Names of files still being written (see `LibraryLayout`).
     public static func isTemporaryName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        if name.hasPrefix(".") || name.hasSuffix("~") || name.hasPrefix("~$") { return true }
-        return [".part", ".crdownload", ".tmp", ".temp", ".partial", ".download", ".swp", ".!qb", ".opdownload"]
-            .contains { lower.hasSuffix($0) } || lower.hasPrefix(".syncthing.")
+        LibraryLayout.isTemporaryName(name)
     }
 }
 
