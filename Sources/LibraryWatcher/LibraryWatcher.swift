@@ -60,6 +60,8 @@ public final class LibraryWatcher: @unchecked Sendable {
     private var saidProblems: [String: (reason: String, at: Date)] = [:]
     /// The last error of a failing scan: the same error is said once.
     private var lastScanError: String?
+    /// One for the watch's life: it keeps the index's file records between batches.
+    private let updater: LiveUpdater
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
         self.library = library
@@ -69,6 +71,7 @@ public final class LibraryWatcher: @unchecked Sendable {
         renames = RenamePairing(window: options.renamePairWindow)
         removals = RemovalHold(grace: options.removalGrace, limit: options.removalGraceLimit)
         schedule = ScanSchedule(safetyScanMinutes: options.settings.safetyScanMinutes)
+        updater = LiveUpdater(library: library, index: index, options: LiveUpdater.Options(settings: options.settings))
     }
 
     /// Asks `run` to return after the batch in hand (any thread; signal handlers).
@@ -221,8 +224,6 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// One batch under the writer lock. Nil when it could not be applied (paused, or an error
     /// that a reconciling scan will make good).
     private func apply(_ changes: [LiveUpdater.Change]) -> LiveUpdater.Report? {
-        let updaterOptions = LiveUpdater.Options(settings: options.settings)
-        let updater = LiveUpdater(library: library, index: index, options: updaterOptions)
         do {
             guard let report = try withWriterLock({ try updater.apply(changes) }) else { return nil }
             log(report)

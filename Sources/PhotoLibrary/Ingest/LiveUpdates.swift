@@ -292,11 +292,7 @@ public final class LiveUpdater {
 
     // MARK: Disk
 
-    func lstatFile(_ path: String) -> FileStat? {
-        var st = stat()
-        guard lstat(library.url(for: path).path, &st) == 0 else { return nil }
-        return FileStat(st)
-    }
+    func lstatFile(_ path: String) -> FileStat? { FileStat.lstat(library.url(for: path).path) }
 
     /// Indexable regular files under a folder, without following links (by the scanner's walk's
     /// rule, `LibraryLayout`).
@@ -305,24 +301,19 @@ public final class LiveUpdater {
         var out: [String] = []
         var stack = [folder]
         while let dir = stack.popLast() {
-            guard let handle = opendir(library.url(for: dir).path) else { continue }
-            defer { closedir(handle) }
-            while let ent = readdir(handle) {
-                let nameBytes = withUnsafeBytes(of: ent.pointee.d_name) { raw in
-                    Array(raw.prefix { $0 != 0 })
-                }
-                guard let name = String(validating: nameBytes, as: UTF8.self) else {
-                    if nameBytes.first != UInt8(ascii: ".") {
-                        problems.append(FileProblem(path: displayPath(bytes: Array((dir + "/").utf8) + nameBytes), reason: FileProblem.nameNotUTF8))
+            forEachDirectoryEntry(library.url(for: dir).path) { entry, _ in
+                guard let name = entry.name else {
+                    if entry.nameBytes.first != UInt8(ascii: ".") {
+                        problems.append(FileProblem(path: displayPath(bytes: Array((dir + "/").utf8) + entry.nameBytes),
+                                                    reason: FileProblem.nameNotUTF8))
                     }
-                    continue
+                    return
                 }
-                guard !LibraryLayout.isHidden(name) else { continue }  // ".", ".." and hidden entries
+                guard !LibraryLayout.isHidden(name) else { return }
                 let path = dir + "/" + name
-                guard let st = lstatFile(path) else { continue }
-                let isFolder = (st.mode & S_IFMT) == S_IFDIR
-                guard LibraryLayout.admits(name, isFolder: isFolder, atRoot: dir.isEmpty) else { continue }
-                if isFolder {
+                guard let st = lstatFile(path) else { return }
+                guard LibraryLayout.admits(name, isFolder: st.isDirectory, atRoot: dir.isEmpty) else { return }
+                if st.isDirectory {
                     stack.append(path)
                 } else if st.isRegular {
                     out.append(path)
@@ -343,14 +334,6 @@ extension Library {
 }
 
 extension Index {
-    /// The asset whose file is at `path` now.
-    func presentAsset(path: String) throws -> Asset? {
-        try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Index.columns) FROM asset WHERE path = ? AND state = 'present'",
-                             arguments: [path]).map(Index.asset(from:))
-        }
-    }
-
     /// Present assets under a folder, at any depth.
     func presentAssets(under folder: String) throws -> [Asset] {
         let prefix = folder + "/"
@@ -358,14 +341,6 @@ extension Index {
             try Row.fetchAll(db, sql: """
                 SELECT \(Index.columns) FROM asset WHERE state = 'present' AND substr(path, 1, ?) = ? ORDER BY path
                 """, arguments: [prefix.unicodeScalars.count, prefix]).map(Index.asset(from:))
-        }
-    }
-
-    /// Every asset with this content, most recently seen first.
-    func assets(sha256: String) throws -> [Asset] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Index.columns) FROM asset WHERE sha256 = ? ORDER BY first_seen DESC, id",
-                             arguments: [sha256]).map(Index.asset(from:))
         }
     }
 }
