@@ -55,10 +55,10 @@ public enum AtomicFile {
     }
 
     /// Whether a file's data, once written, is made durable by the next journal commit of its
-    /// folder: on ext3/ext4 the journal commits metadata in order, so the one flush of the folder
-    /// after the renames commits each file's size and blocks with them (one commit per batch).
-    /// Elsewhere each file's data and size are flushed on their own (`fdatasync`; on ext4 that
-    /// costs one commit per file, ~4 ms each here, and each waits for other writers' data).
+    /// folder: on ext3/ext4 with a journal, metadata is committed in order, so the one flush of
+    /// the folder after the renames commits each file's size and blocks with them (one commit
+    /// per batch). Elsewhere each file's data and size are flushed on their own (`fdatasync`; on
+    /// a journaled ext4 that costs one commit per file, each waiting for other writers' data).
     /// Found in /proc/self/mountinfo by the folder's device.
     static func journalsMetadataInOrder(_ folder: String) -> Bool {
         var st = stat()
@@ -71,9 +71,20 @@ public enum AtomicFile {
         for line in mounts.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count > 2, fields[2] == device, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
-            return fields[dash + 1] == "ext4" || fields[dash + 1] == "ext3"
+            guard fields[dash + 1] == "ext4" || fields[dash + 1] == "ext3" else { return false }
+            return hasJournal(device: device)
         }
         return false
+    }
+
+    /// Whether the ext4 file system on `device` ("254:0") has a journal: ext4 can be made
+    /// without one (this machine's is), and then a folder's flush commits nothing but the folder.
+    /// The kernel names the journal's thread in /sys/fs/ext4/<disk>/journal_task, or "<none>".
+    private static func hasJournal(device: String) -> Bool {
+        guard let disk = try? FileManager.default.destinationOfSymbolicLink(atPath: "/sys/dev/block/" + device),
+              let task = try? String(contentsOfFile: "/sys/fs/ext4/\((disk as NSString).lastPathComponent)/journal_task",
+                                     encoding: .utf8) else { return false }
+        return Int(task.trimmingCharacters(in: .whitespacesAndNewlines)) != nil
     }
 
     /// A new file beside `target` holding the whole data, open until it is renamed or discarded.
