@@ -40,8 +40,9 @@ def present(db, path):
 def all_present(db, names):
     """Whether every one of `names` is indexed. The last name first, by the index on path: the
     watcher applies arrivals in order, so until the last is in, one cheap look-up answers. A
-    COUNT over the table every 10 ms took a tenth of a core from the watcher it was timing, which
-    the cold scan it is compared with never had to share."""
+    COUNT over the table every 10 ms (0.4 ms each for 2,200 rows held in memory; more read from
+    the file) took CPU from the watcher it was timing, which the cold scan it is compared with
+    never had to share."""
     if not present(db, names[-1]):
         return False
     chunks = [names[i:i + 900] for i in range(0, len(names), 900)]
