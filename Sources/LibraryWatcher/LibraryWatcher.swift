@@ -4,8 +4,8 @@ import PhotoLibrary
 
 /// `shoebox watch`: keeps the index equal to the disk while files arrive, move and go.
 ///
-/// The inotify thread (`InotifyReader`) feeds events into a queue; this loop gathers a burst
-/// into one batch, pairs renames by cookie (`RenamePairing`), holds removals a moment so a
+/// The inotify thread (`InotifyReader`) feeds events into a queue; this loop pairs renames by
+/// cookie (`RenamePairing`), holds removals a moment so a
 /// vanishing disk is judged as one event (`RemovalHold`), re-checks files still being written
 /// (`RecheckSchedule`), and applies each batch through `LiveUpdater` under the writer lock —
 /// taken per batch, so `shoebox scan` from another shell still gets its turn. Lost events
@@ -25,11 +25,6 @@ public final class LibraryWatcher: @unchecked Sendable {
         public var pausedRecheckSeconds = 3.0
         /// Polling interval when inotify cannot be used and `--poll` was not given.
         public var fallbackPollSeconds = 30.0
-        /// Arrivals keep being gathered into one batch while the next event comes within this…
-        public var burstQuiet = 0.005
-        /// …but for no longer than this: a burst applied as one batch pays once for what each
-        /// batch costs (the durable flush, the trash check, the album sync).
-        public var burstLimit = 0.5
         public init() {}
     }
 
@@ -100,11 +95,8 @@ public final class LibraryWatcher: @unchecked Sendable {
 
     private func loop() {
         while !queue.isStopped {
-            var events = queue.take(until: nextWake())
+            let events = queue.take(until: nextWake())
             if queue.isStopped { break }
-            if events.contains(where: \.isArrival) {
-                events += queue.gather(quietFor: options.burstQuiet, atMost: options.burstLimit)
-            }
             let now = Date()
             var turn = Turn()
             for event in events { handle(event, at: now, into: &turn) }

@@ -27,17 +27,6 @@ enum WatchEvent: Sendable {
     case unavailable(message: String)
 }
 
-extension WatchEvent {
-    /// Something came into the library (written, moved in, a new folder): a burst of these is
-    /// gathered into one batch.
-    var isArrival: Bool {
-        switch self {
-        case .closedWrite, .movedTo, .folderCreated: return true
-        default: return false
-        }
-    }
-}
-
 /// Events from the inotify thread to the watcher's loop, plus the stop request (signals).
 final class EventQueue: @unchecked Sendable {
     private let condition = NSCondition()
@@ -60,28 +49,6 @@ final class EventQueue: @unchecked Sendable {
                 if !condition.wait(until: deadline) { break }
             } else {
                 condition.wait()
-            }
-        }
-        let out = events
-        events.removeAll(keepingCapacity: true)
-        return out
-    }
-
-    /// What else comes while events keep coming, each within `quiet` seconds of the last, for at
-    /// most `limit` seconds: the rest of a burst, taken whole.
-    func gather(quietFor quiet: Double, atMost limit: Double) -> [WatchEvent] {
-        condition.lock()
-        defer { condition.unlock() }
-        let end = Date().addingTimeInterval(limit)
-        var seen = events.count
-        var quietUntil = Date().addingTimeInterval(quiet)
-        while !stopped {
-            let wake = min(quietUntil, end)
-            if Date() >= wake { break }
-            _ = condition.wait(until: wake)
-            if events.count != seen {
-                seen = events.count
-                quietUntil = Date().addingTimeInterval(quiet)
             }
         }
         let out = events
