@@ -192,10 +192,60 @@ public final class Index: @unchecked Sendable {
     func fileRecords(includingTrashed: Bool = false) throws -> [FileRecord] {
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, path, state, size, mtime_ns, inode, sha256, first_seen FROM asset \(includingTrashed ? "" : "WHERE state != 'trashed'")
+                SELECT \(Index.fileRecordColumns) FROM asset \(includingTrashed ? "" : "WHERE state != 'trashed'")
                 """)
             var out: [FileRecord] = []
             while let r = try rows.next() { out.append(Index.fileRecord(from: r)) }
+            return out
+        }
+    }
+
+    static let fileRecordColumns = "id, path, state, size, mtime_ns, inode, sha256, first_seen"
+
+    /// The present assets' file records in path byte order, one at a time through `body`'s
+    /// `next` (nil after the last): the scan merges them with its walk, holding none of them.
+    /// The partial unique index `asset_present_path` gives this order without a sort; named,
+    /// because SQLite's planner would otherwise pick an index on `state` and sort a million rows.
+    func withPresentFileRecordsByPath<T>(_ body: (_ next: () throws -> FileRecord?) throws -> T) throws -> T {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: Index.presentFileRecordsByPath)
+            return try body { try rows.next().map(Index.fileRecord(from:)) }
+        }
+    }
+
+    static let presentFileRecordsByPath = """
+        SELECT \(fileRecordColumns) FROM asset INDEXED BY asset_present_path WHERE state = 'present' ORDER BY path
+        """
+
+    /// The file records of the present assets at these paths (those that have one).
+    func presentFileRecords(at paths: [String]) throws -> [FileRecord] {
+        try fileRecords(where: "state = 'present' AND path", in: paths)
+    }
+
+    /// The file records of these assets as the index has them now (unknown ids are left out).
+    func fileRecords(ids: [AssetID]) throws -> [FileRecord] {
+        try fileRecords(where: "id", in: ids.map(\.rawValue))
+    }
+
+    /// The file records of every asset in `state`.
+    func fileRecords(state: AssetState) throws -> [FileRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Index.fileRecordColumns) FROM asset WHERE state = ?",
+                             arguments: [state.rawValue]).map(Index.fileRecord(from:))
+        }
+    }
+
+    /// `SELECT … WHERE <condition> IN (values)`, in chunks under SQLite's parameter limit.
+    private func fileRecords(where condition: String, in values: [String]) throws -> [FileRecord] {
+        guard !values.isEmpty else { return [] }
+        return try read { db in
+            var out: [FileRecord] = []
+            for start in stride(from: 0, to: values.count, by: 500) {
+                let chunk = Array(values[start..<min(values.count, start + 500)])
+                let marks = chunk.map { _ in "?" }.joined(separator: ",")
+                out += try Row.fetchAll(db, sql: "SELECT \(Index.fileRecordColumns) FROM asset WHERE \(condition) IN (\(marks))",
+                                        arguments: StatementArguments(chunk)).map(Index.fileRecord(from:))
+            }
             return out
         }
     }

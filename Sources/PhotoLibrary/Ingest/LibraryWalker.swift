@@ -52,7 +52,8 @@ public struct FileProblem: Codable, Equatable, Sendable {
 }
 
 /// Walks the library with fts(3) in physical mode: symbolic links are reported, never followed,
-/// so a link loop or a link out of the library cannot lead the scan astray.
+/// so a link loop or a link out of the library cannot lead the scan astray. Files come in the
+/// byte order of their paths (the index's `ORDER BY path`): see `WalkOrder`.
 struct LibraryWalker {
     let library: Library
 
@@ -70,9 +71,22 @@ struct LibraryWalker {
         /// Folders whose contents are unknown this time: what the index has under them is not gone.
         var unreadableFolders: [String] = []
         var folders = 0
+        /// Regular files found (in `files`, or handed to `visit`).
+        var fileCount = 0
     }
 
+    /// The whole walk, every file in `files` (for callers that need them all at once).
     func walk() throws -> Result {
+        var files: [Entry] = []
+        var result = try walk { files.append($0) }
+        result.files = files
+        return result
+    }
+
+    /// The walk, each regular file handed to `visit` as it is found, in path byte order;
+    /// `files` stays empty, so memory does not grow with the library. `unreadableFolder` hears of
+    /// each folder that cannot be read when the walk reaches it (before any path under it).
+    func walk(unreadableFolder: (String) -> Void = { _ in }, visit: (Entry) throws -> Void) throws -> Result {
         var st = stat()
         // The root itself may be a link (~/Pictures → /mnt/photos); links inside it are not followed.
         guard stat(library.root.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
@@ -85,7 +99,7 @@ struct LibraryWalker {
         let handle: UnsafeMutablePointer<FTS>? = rootPath.withCString { cRoot in
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup(cRoot), nil]
             defer { free(argv[0]) }
-            return fts_open(&argv, FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW, nil)
+            return fts_open(&argv, FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW, WalkOrder.siblings)
         }
         guard let fts = handle else {
             throw ShoeboxError(.unreadable, "cannot read the library folder \(rootPath): \(ShoeboxError.errnoText())")
@@ -121,6 +135,7 @@ struct LibraryWalker {
                 result.folders += 1
             case FTS_DNR:
                 result.unreadableFolders.append(rel)
+                unreadableFolder(rel)
                 result.problems.append(FileProblem(path: rel, reason:
                     "folder cannot be read (\(String(cString: strerror(ent.pointee.fts_errno)))); fix with `chmod -R u+rX \(shellQuote(library.url(for: rel).path))`"))
             case FTS_DC:
@@ -135,7 +150,8 @@ struct LibraryWalker {
                     result.skipped.append(FileProblem(path: rel, reason: "\(s.typeName), not a regular file"))
                     continue
                 }
-                result.files.append(Entry(path: rel, stat: s))
+                result.fileCount += 1
+                try visit(Entry(path: rel, stat: s))
             default:
                 break
             }

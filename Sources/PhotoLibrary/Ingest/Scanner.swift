@@ -55,20 +55,26 @@ public final class Scanner {
         let started = Date()
         var report = ScanReport()
         try prepare(&report)
-        let walked = try LibraryWalker(library: library).walk()
-        report.skipped = walked.skipped
-        report.failed += walked.problems
-        // Recently Deleted before the index is read, and after the walk: a file that went there (or
-        // came back) is not a vanished one, and a file dragged out of it while the walk ran is seen
-        // leaving (then found by its content, same id) before the walk's view of it is used — never
-        // taken for new content while its asset still counts as trashed.
-        try recentlyDeleted().reconcile()
+        var merged = try WalkMerge(library: library, index: index).run()
+        report.skipped = merged.walk.skipped
+        report.failed += merged.walk.problems
+        report.unchanged += merged.unchanged
+        // Recently Deleted before the index is read for identities, and after the walk: a file that
+        // went there (or came back) is not a vanished one, and a file dragged out of it while the
+        // walk ran is seen leaving (then found by its content, same id) before the walk's view of
+        // it is used — never taken for new content while its asset still counts as trashed.
+        if try recentlyDeleted().reconcile().changed {
+            // What the merge read is the index before the reconcile: keep what is still present there.
+            var current: [AssetID: Index.FileRecord] = [:]
+            for r in try index.fileRecords(ids: merged.vanished.values.map(\.id)) { current[r.id] = r }
+            merged.vanished = merged.vanished.filter { current[$0.value.id] == $0.value }
+            merged.replaced = try index.presentFileRecords(at: merged.changed.map(\.path))
+        }
 
-        var state = ScanState(known: KnownFiles(try index.fileRecords()))
-        let changed = compare(walked, &state, &report)
-        let unmoved = try pairMovesByInode(changed, &state, &report)
+        var state = try ScanState(merged, index: index)
+        let unmoved = try pairMovesByInode(merged.changed, &state, &report)
         try readChanged(unmoved, &state, &report, progress: progress)
-        try settleVanished(&state, walked: walked, &report)
+        try settleVanished(&state, walkedFiles: merged.walk.fileCount, &report)
         try followUp(&report)
         report.seconds = Date().timeIntervalSince(started)
         return report
@@ -76,11 +82,26 @@ public final class Scanner {
 
     /// What one scan tracks between its phases.
     struct ScanState {
+        /// Only what `FileIdentity.resolve` can pick for a changed file: the present records at
+        /// the changed paths, the vanished ones, the missing ones (the scan never takes a trashed
+        /// asset back). The same decisions as over every record, without a million in memory.
         var known: KnownFiles
         /// Present assets whose files are not on disk, by path: moved, or gone.
-        var vanished: [String: Index.FileRecord] = [:]
+        var vanished: [String: Index.FileRecord]
         /// Assets given a file in this scan.
         var claimed = Set<AssetID>()
+        /// Present assets in the index when the identities were decided.
+        let presentCount: Int
+
+        init(_ merged: WalkMerge.Result, index: Index) throws {
+            vanished = merged.vanished
+            var records: [AssetID: Index.FileRecord] = [:]
+            for r in merged.replaced { records[r.id] = r }
+            for r in merged.vanished.values { records[r.id] = r }
+            for r in try index.fileRecords(state: .missing) { records[r.id] = r }
+            known = KnownFiles(Array(records.values))
+            presentCount = try index.count(state: .present)
+        }
     }
 
     /// Phase 1: a crashed batch replayed, dead writers' temporaries removed, an empty index refilled.
@@ -97,29 +118,7 @@ public final class Scanner {
         }
     }
 
-    /// Phase 2: the walk against the index. Returns the files to look at; counts the unchanged;
-    /// finds the present assets whose files are not on disk.
-    private func compare(_ walked: LibraryWalker.Result, _ state: inout ScanState, _ report: inout ScanReport) -> [LibraryWalker.Entry] {
-        var onDisk = Set<String>()
-        onDisk.reserveCapacity(walked.files.count)
-        var changed: [LibraryWalker.Entry] = []
-        for e in walked.files {
-            if FileProbe.isKnownOther(e.path) { continue }
-            onDisk.insert(e.path)
-            if let r = state.known.present(at: e.path), r.sameFile(as: e.stat) {
-                report.unchanged += 1
-            } else {
-                changed.append(e)
-            }
-        }
-        // Files under a folder that could not be read are not known to be gone.
-        let unknown = walked.unreadableFolders.map { $0 + "/" }
-        for r in state.known.present where !onDisk.contains(r.path) && !unknown.contains(where: r.path.hasPrefix) {
-            state.vanished[r.path] = r
-        }
-        return changed
-    }
-
+    /// Phase 2 is the walk merged with the index (`WalkMerge`).
     /// Phase 3: a file renamed or moved while nobody watched keeps its inode, size and mtime: that
     /// is a move, found without reading a byte. Returns the files still to read.
     private func pairMovesByInode(_ changed: [LibraryWalker.Entry], _ state: inout ScanState,
@@ -204,12 +203,12 @@ public final class Scanner {
 
     /// Phase 5: what is still vanished is gone — unless so much went at once that an unmounted
     /// disk is the likelier story.
-    private func settleVanished(_ state: inout ScanState, walked: LibraryWalker.Result, _ report: inout ScanReport) throws {
+    private func settleVanished(_ state: inout ScanState, walkedFiles: Int, _ report: inout ScanReport) throws {
         let vanished = state.vanished.values.filter { !state.claimed.contains($0.id) }
         guard !vanished.isEmpty else { return }
-        let presentCount = state.known.presentByPath.count
+        let presentCount = state.presentCount
         let mass = options.isMassDisappearance(gone: vanished.count, of: presentCount)
-            || (vanished.count == presentCount && presentCount >= 5 && walked.files.isEmpty)
+            || (vanished.count == presentCount && presentCount >= 5 && walkedFiles == 0)
         if mass && !options.allowMassRemoval {
             throw ShoeboxError(.massDisappearance, """
                 \(vanished.count) of \(presentCount) files vanished at once from \(library.root.path) — an unmounted disk or a \

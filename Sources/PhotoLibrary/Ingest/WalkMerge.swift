@@ -1,0 +1,59 @@
+import Foundation
+
+/// The scan's walk against the index in one pass: files come in path byte order (`WalkOrder`), the
+/// present records too (`ORDER BY path`), and the two are merged like sorted lists. Only what
+/// differs is kept — files to look at, records whose file is not on disk — so a rescan that finds
+/// a million files unchanged holds neither a million entries nor a million records.
+struct WalkMerge {
+    let library: Library
+    let index: Index
+
+    struct Result {
+        /// Files new, or changed since the index saw them (size, mtime or inode), in walk order.
+        var changed: [LibraryWalker.Entry] = []
+        /// The present records at the paths of `changed` files (edited or replaced in place).
+        var replaced: [Index.FileRecord] = []
+        /// Present records whose file is not on disk (moved, or gone), by path; files under a
+        /// folder that could not be read are not among them.
+        var vanished: [String: Index.FileRecord] = [:]
+        var unchanged = 0
+        /// The walk's findings, `files` left empty.
+        var walk = LibraryWalker.Result()
+    }
+
+    func run() throws -> Result {
+        var result = Result()
+        try index.withPresentFileRecordsByPath { next in
+            var record = try next()
+            var unreadable: [String] = []
+            /// Records before `path` in byte order have no file on disk.
+            func passRecords(before path: String?) throws {
+                while let r = record, path.map({ WalkOrder.precedes(r.path, $0) }) ?? true {
+                    // Files under a folder that could not be read are not known to be gone. That
+                    // folder came before `r` in the walk: it sorts before every path under it.
+                    if !unreadable.contains(where: { r.path.utf8.starts(with: $0.utf8) }) { result.vanished[r.path] = r }
+                    record = try next()
+                }
+            }
+            var walk = try LibraryWalker(library: library).walk(unreadableFolder: { unreadable.append($0 + "/") }) { e in
+                if FileProbe.isKnownOther(e.path) { return }
+                try passRecords(before: e.path)
+                if let r = record, WalkOrder.compare(r.path, e.path) == 0 {
+                    if r.sameFile(as: e.stat) {
+                        result.unchanged += 1
+                    } else {
+                        result.changed.append(e)
+                        result.replaced.append(r)
+                    }
+                    record = try next()
+                } else {
+                    result.changed.append(e)
+                }
+            }
+            try passRecords(before: nil)
+            walk.files = []
+            result.walk = walk
+        }
+        return result
+    }
+}
