@@ -15,7 +15,7 @@ public final class Scanner {
         /// The user confirmed that the files are really gone.
         public var allowMassRemoval = false
         public var workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-        /// Files per durable step: sidecars written, one flush, one index transaction.
+        /// Files per durable step: sidecars written and flushed, one index transaction.
         public var batchSize = 256
         /// Days an item waits in `Recently Deleted/` (`[trash] retention_days`).
         public var trashRetentionDays = 30
