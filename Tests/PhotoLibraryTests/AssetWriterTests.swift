@@ -135,3 +135,27 @@ struct AssetWriterTests {
         #expect(try index.asset(id: photo.id)?.state == .present)
     }
 }
+
+/// Found by the fault injection (a `trash` of a Live Photo killed between moving its photo and
+/// its video): the scan that follows must unpair the video, or `list` hides it for good.
+@Suite(.serialized)
+struct InterruptedLivePhotoTrashTests {
+    @Test func aVideoWhosePhotoWentToTheTrashAloneIsListedAfterTheNextScan() throws {
+        let (library, index, _, _) = try LibraryTests.scannedSample()
+        let video = try #require(try index.allAssets().first { $0.livePhotoOf != nil && $0.state == .present })
+        let photo = try #require(try index.asset(id: video.livePhotoOf!))
+        // What the killed `trash` left: the photo in Recently Deleted with its info, the video in place.
+        let trash = library.root.appendingPathComponent("Recently Deleted")
+        try FileManager.default.createDirectory(at: trash.appendingPathComponent("files"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: trash.appendingPathComponent("info"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: library.url(for: photo.path), to: trash.appendingPathComponent("files/" + photo.name))
+        try Data(TrashInfo(path: photo.path, deletionDate: Date()).render().utf8)
+            .write(to: trash.appendingPathComponent("info/" + photo.name + ".trashinfo"))
+
+        _ = try Scanner(library: library, index: index).scan()
+        #expect(try index.asset(id: photo.id)?.state == .trashed)
+        let listed = try index.assets(matching: AssetQuery()).map(\.id)
+        #expect(listed.contains(video.id), "the video is listed on its own now that its photo is in the trash")
+        #expect(try index.asset(id: video.id)?.livePhotoOf == nil)
+    }
+}

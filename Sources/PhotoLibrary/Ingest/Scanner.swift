@@ -63,7 +63,8 @@ public final class Scanner {
         // went there (or came back) is not a vanished one, and a file dragged out of it while the
         // walk ran is seen leaving (then found by its content, same id) before the walk's view of
         // it is used — never taken for new content while its asset still counts as trashed.
-        if try recentlyDeleted().reconcile().changed {
+        let trashChanged = try recentlyDeleted().reconcile().changed
+        if trashChanged {
             // What the merge read is the index before the reconcile: keep what is still present there.
             var current: [AssetID: Index.FileRecord] = [:]
             for r in try index.fileRecords(ids: merged.vanished.values.map(\.id)) { current[r.id] = r }
@@ -75,7 +76,7 @@ public final class Scanner {
         let unmoved = try pairMovesByInode(merged.changed, &state, &report)
         try readChanged(unmoved, &state, &report, progress: progress)
         try settleVanished(&state, walkedFiles: merged.walk.fileCount, &report)
-        try followUp(&report)
+        try followUp(&report, trashChanged: trashChanged)
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
@@ -220,9 +221,11 @@ public final class Scanner {
     }
 
     /// Phase 6: groupings when anything changed, derived fields under today's rules, albums, counts.
-    private func followUp(_ report: inout ScanReport) throws {
+    private func followUp(_ report: inout ScanReport, trashChanged: Bool) throws {
         let changedAny = report.added + report.moved + report.returned + report.removed + report.updated > 0
-        if changedAny { try Grouping(writer: writer).regroup() }
+        // Trash reconcile counts too: a Live Photo whose photo it found trashed (a `trash` killed
+        // between its two files) leaves a video that must stop pointing at it, or `list` hides it.
+        if changedAny || trashChanged { try Grouping(writer: writer).regroup() }
         try Derivation.rederiveIfOutdated(writer: writer, batchSize: options.batchSize)
         let albums = try writer.afterChange(regroup: false)
         report.albumsOff = albums.off
