@@ -13,6 +13,11 @@ extension AlbumLinker {
         var kind: AssetKind
         var place: Place?
         var persons: [String]
+
+        /// The columns `init(_:_:)` reads, in its order.
+        static let columns = "id, path, year, kind, city, country, persons"
+        /// The assets generated albums show: present, neither a duplicate nor a Live Photo's video.
+        static let shownInGeneratedAlbums = "state = 'present' AND live_photo_of IS NULL AND duplicate_of IS NULL"
     }
 
     /// Every album as it should be now (user albums first, then generated ones).
@@ -30,36 +35,45 @@ extension AlbumLinker {
     }
 
     /// The albums of `generated()`, in its order, one at a time: the links of only one album
-    /// exist at once, however large the library.
-    func forEachGenerated(_ body: (AlbumFolder) throws -> Void) throws {
-        let rows = try generatedRows()
-        for group in AlbumLinker.groupGenerated(rows) {
+    /// exist at once, however large the library. `only`: just these album paths (see
+    /// `AlbumChanges`), and only the rows that can be in them are read.
+    func forEachGenerated(only: Set<String>? = nil, _ body: (AlbumFolder) throws -> Void) throws {
+        if let only, only.isEmpty { return }
+        let rows = try generatedRows(only: only)
+        for group in AlbumLinker.groupGenerated(rows, only: only) {
             try body(folder(path: group.path, kind: group.kind, title: group.title,
                             members: group.rows.map { (rows[$0].id, rows[$0].path) }, albumID: nil))
         }
     }
 
-    /// The present assets that generated albums show, in capture order.
-    func generatedRows() throws -> [Row] {
+    /// The present assets that generated albums show, in capture order; with `only`, just those
+    /// that can be in one of these albums.
+    func generatedRows(only: Set<String>? = nil) throws -> [Row] {
         let decoder = JSONDecoder()
         return try index.read { db in
             // A cursor, not fetchAll: one row object reused, not one copy per asset.
             let cursor = try GRDB.Row.fetchCursor(db, sql: """
-                SELECT id, path, year, kind, city, country, persons FROM asset
-                WHERE state = 'present' AND live_photo_of IS NULL AND duplicate_of IS NULL
+                SELECT \(Row.columns) FROM asset
+                WHERE \(Row.shownInGeneratedAlbums) \(only.map(AlbumLinker.rowsThatCanBeIn) ?? "")
                 ORDER BY taken_at_epoch IS NULL, taken_at_epoch, path, id
                 """)
             var rows: [Row] = []
-            while let r = try cursor.next() {
-                let city: String? = r[4], country: String? = r[5]
-                let personsJSON: String = r[6]
-                // Most photos name nobody: skip the decoder for "[]".
-                let persons = personsJSON == "[]" ? [] : (try? decoder.decode([String].self, from: Data(personsJSON.utf8))) ?? []
-                rows.append(Row(id: AssetID(trusted: r[0]), path: r[1], year: r[2], kind: AssetKind(rawValue: r[3]) ?? .photo,
-                                place: (city == nil && country == nil) ? nil : Place(city: city, country: country), persons: persons))
-            }
+            while let r = try cursor.next() { rows.append(Row(r, decoder)) }
             return rows
         }
+    }
+
+    /// An SQL condition (`AND (…)`) that keeps the rows that can be in one of `albums`, so that
+    /// a few changed albums do not cost a decoded row per asset.
+    static func rowsThatCanBeIn(_ albums: Set<String>) -> String {
+        var terms: [String] = []
+        let years = albums.compactMap { $0.hasPrefix("Years/") ? Int($0.dropFirst(6)) : nil }
+        if !years.isEmpty { terms.append("year IN (\(years.map(String.init).joined(separator: ",")))") }
+        if albums.contains(where: { $0.hasPrefix("Places/") }) { terms.append("city IS NOT NULL OR country IS NOT NULL") }
+        if albums.contains(where: { $0.hasPrefix("People/") }) { terms.append("persons != '[]'") }
+        if albums.contains("Screenshots") { terms.append("kind = '\(AssetKind.screenshot.rawValue)'") }
+        if albums.contains("Videos") { terms.append("kind = '\(AssetKind.video.rawValue)'") }
+        return terms.isEmpty ? "AND 0" : "AND (" + terms.map { "(\($0))" }.joined(separator: " OR ") + ")"
     }
 
     /// One generated album: its folder under `Albums/` and its members as positions in the rows.
@@ -70,35 +84,21 @@ extension AlbumLinker {
         var rows: [Int]
     }
 
-    /// The generated albums the rows make, in the order their first member comes.
-    static func groupGenerated(_ rows: [Row]) -> [GeneratedGroup] {
+    /// The generated albums the rows make, in the order their first member comes; with `only`,
+    /// just those albums.
+    static func groupGenerated(_ rows: [Row], only: Set<String>? = nil) -> [GeneratedGroup] {
         var groups: [GeneratedGroup] = []
         var positionOfPath: [String: Int] = [:]
-        func add(_ path: String, _ kind: AlbumFolder.Kind, _ title: String, _ row: Int) {
-            let g = positionOfPath[path] ?? groups.count
-            if g == groups.count {
-                groups.append(GeneratedGroup(path: path, kind: kind, title: title, rows: []))
-                positionOfPath[path] = g
-            }
-            if groups[g].rows.last != row { groups[g].rows.append(row) }
-        }
-        // Folder names are cleaned once per name, not once per photo.
-        var placeFolders: [String: String] = [:]
-        var personFolders: [String: String] = [:]
+        var namer = GeneratedAlbumNamer()
         for (i, r) in rows.enumerated() {
-            if let y = r.year { add("Years/\(y)", .year, String(y), i) }
-            if let label = r.place?.label, !label.isEmpty {
-                let folder = placeFolders[label] ?? "Places/" + SafeName.folder(label, fallback: "Unknown place")
-                placeFolders[label] = folder
-                add(folder, .place, label, i)
+            for a in namer.albums(of: r) where only?.contains(a.path) ?? true {
+                let g = positionOfPath[a.path] ?? groups.count
+                if g == groups.count {
+                    groups.append(GeneratedGroup(path: a.path, kind: a.kind, title: a.title, rows: []))
+                    positionOfPath[a.path] = g
+                }
+                if groups[g].rows.last != i { groups[g].rows.append(i) }
             }
-            for p in r.persons {
-                let folder = personFolders[p] ?? "People/" + SafeName.folder(p, fallback: "Unnamed")
-                personFolders[p] = folder
-                add(folder, .person, p, i)
-            }
-            if r.kind == .screenshot { add("Screenshots", .screenshots, "Screenshots", i) }
-            if r.kind == .video { add("Videos", .videos, "Videos", i) }
         }
         return groups
     }
@@ -157,5 +157,17 @@ extension AlbumLinker {
             }
             return out
         }
+    }
+}
+
+extension AlbumLinker.Row {
+    /// A row of `SELECT \(columns)`.
+    init(_ r: GRDB.Row, _ decoder: JSONDecoder) {
+        let city: String? = r[4], country: String? = r[5]
+        let personsJSON: String = r[6]
+        // Most photos name nobody: skip the decoder for "[]".
+        let persons = personsJSON == "[]" ? [] : (try? decoder.decode([String].self, from: Data(personsJSON.utf8))) ?? []
+        self.init(id: AssetID(trusted: r[0]), path: r[1], year: r[2], kind: AssetKind(rawValue: r[3]) ?? .photo,
+                  place: (city == nil && country == nil) ? nil : Place(city: city, country: country), persons: persons)
     }
 }

@@ -60,17 +60,20 @@ extension AlbumLinker {
     func freshStamps(generation: String, albums: Set<String>, verified: [String: Verification]) -> Stamps {
         var fresh = Stamps(generation: generation, build: AlbumLinker.build ?? "", complete: AlbumLinker.build != nil, folders: [:])
         for path in [""] + AlbumLinker.generatedRoots + albums.sorted() {
-            guard let v = verified[path] else { fresh.complete = false; continue }
-            var stamp = folderStamp(path)
-            if let s = stamp, s.inode == 0 || Double(max(s.mtimeNS, s.ctimeNS)) / 1e9 >= v.at - AlbumLinker.stampMargin {
-                fresh.complete = false
-                continue
-            }
-            stamp?.digest = v.digest
-            stamp?.verifiedAt = v.at
-            fresh.folders[path] = .some(stamp)
+            if let stamp = settledStamp(path, verified: verified[path]) { fresh.folders[path] = stamp } else { fresh.complete = false }
         }
         return fresh
+    }
+
+    /// The stamp of a folder verified at `verified.at`, when it had not moved for `stampMargin`
+    /// seconds before that (`.some(nil)` for a folder that is absent); nil when it cannot be stamped.
+    func settledStamp(_ path: String, verified v: Verification?) -> FolderStamp?? {
+        guard let v else { return nil }
+        var stamp = folderStamp(path)
+        if let s = stamp, s.inode == 0 || Double(max(s.mtimeNS, s.ctimeNS)) / 1e9 >= v.at - AlbumLinker.stampMargin { return nil }
+        stamp?.digest = v.digest
+        stamp?.verifiedAt = v.at
+        return .some(stamp)
     }
 
     /// The folder's stamp (without a digest); nil when it does not exist; inode 0 (never
@@ -105,13 +108,7 @@ extension AlbumLinker {
         return Hex.string(SHA256.hash(data: bytes))
     }
 
-    func loadStamps() throws -> Stamps? {
-        guard let text = try index.meta(AlbumLinker.stampsKey), !text.isEmpty else { return nil }
-        return try? JSONDecoder().decode(Stamps.self, from: Data(text.utf8))
-    }
+    func loadStamps() throws -> Stamps? { try index.metaJSON(AlbumLinker.stampsKey, as: Stamps.self) }
 
-    func saveStamps(_ stamps: Stamps) throws {
-        let text = String(decoding: try JSONEncoder().encode(stamps), as: UTF8.self)
-        if try index.meta(AlbumLinker.stampsKey) != text { try index.setMeta(AlbumLinker.stampsKey, text) }
-    }
+    func saveStamps(_ stamps: Stamps) throws { try index.setMetaJSON(AlbumLinker.stampsKey, stamps) }
 }

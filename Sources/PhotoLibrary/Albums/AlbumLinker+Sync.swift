@@ -82,12 +82,14 @@ extension AlbumLinker {
     // MARK: Generated albums
 
     /// Nothing to do while neither the index nor any of their folders has changed since a pass
-    /// that verified them all; a folder whose links and stamp are those of the last pass is not
-    /// read again (see `Stamps`).
+    /// that verified them all; after a few recorded changes, only the albums they touched are
+    /// worked out (see `AlbumChanges`); otherwise a full pass, in which a folder whose links and
+    /// stamp are those of the last pass is not read again (see `Stamps`).
     func syncGeneratedAlbums(_ report: inout AlbumSyncReport) throws {
         let generation = try index.generation()
         let stamps = try loadStamps()
         if stampsStillHold(stamps, generation: generation) { return }
+        if try syncChangedAlbums(stamps, generation: generation, &report) { return }
         var verified: [String: Verification] = [:]
         let albums = try writeGeneratedAlbums(lastStamps: stamps, verified: &verified, &report)
         let rootsAt = Date().timeIntervalSince1970
@@ -96,7 +98,9 @@ extension AlbumLinker {
         if report.problems.count == problems {
             for top in [""] + AlbumLinker.generatedRoots where !albums.contains(top) { verified[top] = (rootsAt, nil) }
         }
-        try saveStamps(freshStamps(generation: generation, albums: albums, verified: verified))
+        let fresh = freshStamps(generation: generation, albums: albums, verified: verified)
+        try saveStamps(fresh)
+        try startChanges(after: fresh, albums: albums)
     }
 
     /// Writes each generated album that its stamp does not vouch for; records in `verified` each
@@ -106,26 +110,33 @@ extension AlbumLinker {
         var albums = Set<String>()
         try forEachGenerated { album in
             albums.insert(album.path)
-            let dir = root + "/" + album.path
-            let digest = AlbumLinker.digest(album)
-            let last = stamps?.folders[album.path] ?? nil
-            if let last, last.digest == digest, AlbumLinker.sameFolder(folderStamp(album.path), last) {
-                verified[album.path] = (last.verifiedAt, digest)
-                return
-            }
-            let problems = report.problems.count
-            let at = Date().timeIntervalSince1970
-            if try write(album, into: dir, existing: readFolder(dir), &report) { report.foldersWritten += 1 }
-            if report.problems.count == problems { verified[album.path] = (at, digest) }
+            verified[album.path] = try verifyOrWrite(album, stamp: stamps?.folders[album.path] ?? nil, &report)
         }
         return albums
     }
 
-    /// Generated albums with nothing left in them go (and their emptied `Years/`… folders).
-    func removeGeneratedAlbums(notIn albums: Set<String>, _ report: inout AlbumSyncReport) {
-        for top in AlbumLinker.generatedRoots {
+    /// Finds `album`'s folder as it should be, by its stamp or by reading it, or writes it.
+    /// Returns when it was verified and its digest; nil when it could not be written.
+    func verifyOrWrite(_ album: AlbumFolder, stamp last: FolderStamp?, _ report: inout AlbumSyncReport) throws -> Verification? {
+        report.albumsComputed += 1
+        let digest = AlbumLinker.digest(album)
+        if let last, last.digest == digest, AlbumLinker.sameFolder(folderStamp(album.path), last) {
+            return (last.verifiedAt, digest)
+        }
+        let problems = report.problems.count
+        let at = Date().timeIntervalSince1970
+        let dir = root + "/" + album.path
+        if try write(album, into: dir, existing: readFolder(dir), &report) { report.foldersWritten += 1 }
+        return report.problems.count == problems ? (at, digest) : nil
+    }
+
+    /// Generated albums with nothing left in them go (and their emptied `Years/`… folders):
+    /// under each of `tops` ("Years", …, or "Screenshots" itself), the folders not in `albums`.
+    func removeGeneratedAlbums(notIn albums: Set<String>, under tops: [String] = AlbumLinker.generatedRoots,
+                               _ report: inout AlbumSyncReport) {
+        for top in tops {
             let dir = root + "/" + top
-            if top == "Screenshots" || top == "Videos" {
+            if AlbumLinker.isTopLevelAlbum(top) {
                 if !albums.contains(top), readFolder(dir) != nil { removeLinkFolder(dir, &report); report.foldersRemoved += 1 }
                 continue
             }

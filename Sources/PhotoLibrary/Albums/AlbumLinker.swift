@@ -30,6 +30,9 @@ public struct AlbumSyncReport: Sendable {
     public var off: String?
     public var foldersWritten = 0
     public var foldersRemoved = 0
+    /// Generated albums whose members were worked out: every one in a full pass, only those
+    /// that changed assets left or joined otherwise (see `AlbumChanges`).
+    public var albumsComputed = 0
     /// Members a user took out of an album by deleting its link by hand.
     public var removedByHand: [(album: String, id: AssetID)] = []
     public var problems: [String] = []
@@ -46,7 +49,8 @@ public struct AlbumSyncReport: Sendable {
 /// every scan, watch batch, trash, restore, purge and album command runs.
 ///
 /// Its work, by file: what the albums should hold (`AlbumLinker+Plan`), making the folders
-/// match (`+Sync`), what a previous pass verified (`+Stamps`), reading and writing one folder of
+/// match (`+Sync`), what a previous pass verified (`+Stamps`), the albums that writes since
+/// touched (`AlbumChanges`, `+Incremental`), reading and writing one folder of
 /// links (`+LinkFolders`), and the `album` commands (`+UserAlbumCommands`).
 ///
 /// The caller holds the library's writer lock.

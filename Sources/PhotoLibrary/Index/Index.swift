@@ -97,6 +97,18 @@ public final class Index: @unchecked Sendable {
         }
     }
 
+    /// A value kept as JSON in `meta`; nil when absent or unreadable (derived data, then recomputed).
+    func metaJSON<T: Decodable>(_ key: String, as type: T.Type) throws -> T? {
+        guard let text = try meta(key), !text.isEmpty else { return nil }
+        return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    /// Stores a value as JSON in `meta`, writing only when it changed.
+    func setMetaJSON<T: Encodable>(_ key: String, _ value: T) throws {
+        let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        if try meta(key) != text { try setMeta(key, text) }
+    }
+
     // MARK: Reading
 
     static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features"
@@ -267,8 +279,10 @@ public final class Index: @unchecked Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             try Index.bumpGeneration(db)
+            var albumChanges = try AlbumChangeRecorder(db)
             let encoder = ShoeboxJSON.makeEncoder(pretty: false)
             for a in assets {
+                try albumChanges?.willSave(a, db)
                 // A present asset takes its path from any stale present row (the file was replaced meanwhile).
                 if a.state == .present {
                     try db.execute(sql: "UPDATE asset SET state = 'missing' WHERE path = ? AND state = 'present' AND id != ?",
@@ -287,6 +301,7 @@ public final class Index: @unchecked Sendable {
                     a.isUtility, a.similarGroup, metadata, a.trash?.name, a.trash?.deletedAt.timeIntervalSince1970, features,
                 ])
             }
+            try albumChanges?.save(db)
         }
     }
 
@@ -295,7 +310,12 @@ public final class Index: @unchecked Sendable {
         guard !ids.isEmpty else { return }
         try write { db in
             try Index.bumpGeneration(db)
-            for id in ids { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id.rawValue]) }
+            var albumChanges = try AlbumChangeRecorder(db)
+            for id in ids {
+                try albumChanges?.willDelete(id, db)
+                try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id.rawValue])
+            }
+            try albumChanges?.save(db)
             try removeRecords(ofAssets: ids, db)
         }
     }
