@@ -32,6 +32,9 @@ public struct AlbumSyncReport: Sendable {
     public var off: String?
     public var foldersWritten = 0
     public var foldersRemoved = 0
+    /// Generated albums whose members were worked out: every one in a full pass, only those
+    /// that changed assets left or joined otherwise (see `AlbumChanges`).
+    public var albumsComputed = 0
     /// Members a user took out of an album by deleting its link by hand.
     public var removedByHand: [(album: String, id: AssetID)] = []
     public var problems: [String] = []
@@ -84,15 +87,6 @@ public struct AlbumLinker {
 
     // MARK: What the albums should hold
 
-    struct Row {
-        var id: AssetID
-        var path: String
-        var year: Int?
-        var kind: AssetKind
-        var place: Place?
-        var persons: [String]
-    }
-
     /// Generated albums, in capture order. Duplicates and the video halves of Live Photos are
     /// left out (the photo stands for its Live Photo).
     func generated() throws -> [AlbumFolder] {
@@ -102,55 +96,36 @@ public struct AlbumLinker {
     }
 
     /// The albums of `generated()`, in its order, one at a time: the links of only one album
-    /// exist at once, however large the library.
-    func forEachGenerated(_ body: (AlbumFolder) throws -> Void) throws {
+    /// exist at once, however large the library. `only`: just these album paths (see
+    /// `AlbumChanges`), and only the rows that can be in them are read into memory.
+    func forEachGenerated(only: Set<String>? = nil, _ body: (AlbumFolder) throws -> Void) throws {
+        if let only, only.isEmpty { return }
         let decoder = JSONDecoder()
-        let rows: [Row] = try index.read { db in
+        var namer = GeneratedAlbumNamer()
+        var members: [(AssetID, String)] = []
+        // Members as positions in `members`.
+        var groups: [String: (kind: AlbumFolder.Kind, title: String, rows: [Int])] = [:]
+        var order: [String] = []
+        try index.read { db in
             // A cursor, not fetchAll: one row object reused, not one copy per asset.
             let cursor = try GRDB.Row.fetchCursor(db, sql: """
                 SELECT id, path, year, kind, city, country, persons FROM asset
-                WHERE state = 'present' AND live_photo_of IS NULL AND duplicate_of IS NULL
+                WHERE state = 'present' AND live_photo_of IS NULL AND duplicate_of IS NULL \(only.map(AlbumLinker.rowsThatCanBeIn) ?? "")
                 ORDER BY taken_at_epoch IS NULL, taken_at_epoch, path, id
                 """)
-            var rows: [Row] = []
             while let r = try cursor.next() {
-                let city: String? = r[4], country: String? = r[5]
-                let personsJSON: String = r[6]
-                // Most photos name nobody: skip the decoder for "[]".
-                let persons = personsJSON == "[]" ? [] : (try? decoder.decode([String].self, from: Data(personsJSON.utf8))) ?? []
-                rows.append(Row(id: AssetID(trusted: r[0]), path: r[1], year: r[2], kind: AssetKind(rawValue: r[3]) ?? .photo,
-                                place: (city == nil && country == nil) ? nil : Place(city: city, country: country), persons: persons))
+                let albums = namer.albums(year: r[2], city: r[4], country: r[5], personsJSON: r[6], kind: r[3], decoder)
+                var row: Int?
+                for a in albums where only?.contains(a.path) ?? true {
+                    if row == nil { row = members.count; members.append((AssetID(trusted: r[0]), r[1])) }
+                    if groups[a.path] == nil { groups[a.path] = (a.kind, a.title, []); order.append(a.path) }
+                    if groups[a.path]!.rows.last != row { groups[a.path]!.rows.append(row!) }
+                }
             }
-            return rows
-        }
-        // Members as positions in `rows`.
-        var groups: [String: (kind: AlbumFolder.Kind, title: String, rows: [Int])] = [:]
-        var order: [String] = []
-        func add(_ path: String, _ kind: AlbumFolder.Kind, _ title: String, _ row: Int) {
-            if groups[path] == nil { groups[path] = (kind, title, []); order.append(path) }
-            if groups[path]!.rows.last != row { groups[path]!.rows.append(row) }
-        }
-        // Folder names are cleaned once per name, not once per photo.
-        var placeFolders: [String: String] = [:]
-        var personFolders: [String: String] = [:]
-        for (i, r) in rows.enumerated() {
-            if let y = r.year { add("Years/\(y)", .year, String(y), i) }
-            if let label = r.place?.label, !label.isEmpty {
-                let folder = placeFolders[label] ?? "Places/" + SafeName.folder(label, fallback: "Unknown place")
-                placeFolders[label] = folder
-                add(folder, .place, label, i)
-            }
-            for p in r.persons {
-                let folder = personFolders[p] ?? "People/" + SafeName.folder(p, fallback: "Unnamed")
-                personFolders[p] = folder
-                add(folder, .person, p, i)
-            }
-            if r.kind == .screenshot { add("Screenshots", .screenshots, "Screenshots", i) }
-            if r.kind == .video { add("Videos", .videos, "Videos", i) }
         }
         for path in order {
             let g = groups[path]!
-            try body(folder(path: path, kind: g.kind, title: g.title, members: g.rows.map { (rows[$0].id, rows[$0].path) }, albumID: nil))
+            try body(folder(path: path, kind: g.kind, title: g.title, members: g.rows.map { members[$0] }, albumID: nil))
         }
     }
 
@@ -278,57 +253,28 @@ public struct AlbumLinker {
            stamps.folders.allSatisfy({ AlbumLinker.sameFolder(folderStamp($0.key), $0.value) }) {
             return report
         }
+        // A few assets changed since a pass: only the albums they left or joined.
+        if try syncChangedAlbums(stamps, generation: generation, &report) { return report }
         var fresh = Stamps(generation: generation, build: AlbumLinker.build ?? "", complete: AlbumLinker.build != nil, folders: [:])
         /// When each folder was found (or made) as it should be; nil when it is not (a problem).
         var verified: [String: (at: Double, digest: String?)] = [:]
         var wanted = Set<String>()
         try forEachGenerated { album in
             wanted.insert(album.path)
-            let dir = root + "/" + album.path
-            let digest = AlbumLinker.digest(album)
-            let last = stamps?.folders[album.path] ?? nil
-            if let last, last.digest == digest, AlbumLinker.sameFolder(folderStamp(album.path), last) {
-                verified[album.path] = (last.verifiedAt, digest)
-                return
-            }
-            let problems = report.problems.count
-            let at = Date().timeIntervalSince1970
-            if try write(album, into: dir, existing: readFolder(dir), &report) { report.foldersWritten += 1 }
-            if report.problems.count == problems { verified[album.path] = (at, digest) }
+            verified[album.path] = try verifyOrWrite(album, stamp: stamps?.folders[album.path] ?? nil, &report)
         }
         // Generated albums with nothing left in them go.
         let rootsAt = Date().timeIntervalSince1970
         let problems = report.problems.count
-        for top in AlbumLinker.generatedRoots {
-            let dir = root + "/" + top
-            if top == "Screenshots" || top == "Videos" {
-                if !wanted.contains(top), readFolder(dir) != nil { removeLinkFolder(dir, &report); report.foldersRemoved += 1 }
-                continue
-            }
-            for name in directoryNames(dir) where !wanted.contains(top + "/" + name) {
-                var st = stat()
-                guard lstat(dir + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { continue }
-                removeLinkFolder(dir + "/" + name, &report)
-                report.foldersRemoved += 1
-            }
-            if directoryNames(dir).isEmpty { rmdir(dir) }
-        }
+        for top in AlbumLinker.generatedRoots { removeAlbums(under: top, except: wanted, &report) }
         if report.problems.count == problems {
             for top in [""] + AlbumLinker.generatedRoots where !wanted.contains(top) { verified[top] = (rootsAt, nil) }
         }
-        // Stamps for what was verified and has not moved for `stampMargin` seconds before that.
         for path in [""] + AlbumLinker.generatedRoots + wanted.sorted() {
-            guard let v = verified[path] else { fresh.complete = false; continue }
-            var stamp = folderStamp(path)
-            if let s = stamp, s.inode == 0 || Double(max(s.mtimeNS, s.ctimeNS)) / 1e9 >= v.at - AlbumLinker.stampMargin {
-                fresh.complete = false
-                continue
-            }
-            stamp?.digest = v.digest
-            stamp?.verifiedAt = v.at
-            fresh.folders[path] = .some(stamp)
+            if let stamp = settledStamp(path, verified: verified[path]) { fresh.folders[path] = stamp } else { fresh.complete = false }
         }
         try saveStamps(fresh)
+        try startChanges(after: fresh, albums: wanted)
         return report
     }
 
@@ -405,15 +351,9 @@ public struct AlbumLinker {
         return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
 
-    func loadStamps() throws -> Stamps? {
-        guard let text = try index.meta(AlbumLinker.stampsKey), !text.isEmpty else { return nil }
-        return try? JSONDecoder().decode(Stamps.self, from: Data(text.utf8))
-    }
+    func loadStamps() throws -> Stamps? { try loadMeta(AlbumLinker.stampsKey, as: Stamps.self) }
 
-    func saveStamps(_ stamps: Stamps) throws {
-        let text = String(decoding: try JSONEncoder().encode(stamps), as: UTF8.self)
-        if try index.meta(AlbumLinker.stampsKey) != text { try index.setMeta(AlbumLinker.stampsKey, text) }
-    }
+    func saveStamps(_ stamps: Stamps) throws { try saveMeta(stamps, as: AlbumLinker.stampsKey) }
 
     struct OnDisk: Equatable {
         var links: [String: String] = [:]

@@ -267,8 +267,10 @@ public final class Index: @unchecked Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             try Index.bumpGeneration(db)
+            var albumChanges = try AlbumChangeRecorder(db)
             let encoder = ShoeboxJSON.makeEncoder(pretty: false)
             for a in assets {
+                try albumChanges?.willSave(a, db)
                 // A present asset takes its path from any stale present row (the file was replaced meanwhile).
                 if a.state == .present {
                     try db.execute(sql: "UPDATE asset SET state = 'missing' WHERE path = ? AND state = 'present' AND id != ?",
@@ -287,6 +289,7 @@ public final class Index: @unchecked Sendable {
                     a.isUtility, a.similarGroup, metadata, a.trash?.name, a.trash?.deletedAt.timeIntervalSince1970, features,
                 ])
             }
+            try albumChanges?.save(db)
         }
     }
 
@@ -295,7 +298,12 @@ public final class Index: @unchecked Sendable {
         guard !ids.isEmpty else { return }
         try write { db in
             try Index.bumpGeneration(db)
-            for id in ids { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id.rawValue]) }
+            var albumChanges = try AlbumChangeRecorder(db)
+            for id in ids {
+                try albumChanges?.willDelete(id, db)
+                try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id.rawValue])
+            }
+            try albumChanges?.save(db)
             try removeRecords(ofAssets: ids, db)
         }
     }
