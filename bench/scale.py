@@ -201,7 +201,7 @@ def measure(a):
 
     if a.warm_only:
         previous = json.load(open(a.json))
-        cold_s, cold_rss, sha_s = previous["cold_s"], previous["cold_rss_mib"], previous.get("sha256sum_s")
+        cold_s, cold_rss, sha_s = previous.get("cold_s"), previous.get("cold_rss_mib"), previous.get("sha256sum_s")
     else:
         fresh_index(sb, lib)
         cold_s, cold_rss, out = timed([sb, "scan", "--library", lib, "--json"], env)
@@ -221,7 +221,7 @@ def measure(a):
     # only trusted once it has been still for 2 s before a scan verifies it, so the first rescan
     # waits that long (as any rescan by a person does), or the next ones would verify again.
     time.sleep(3)
-    if a.warm_only:
+    if a.warm_only and "first_rescan_s" in previous:
         first_s, first_rss = previous["first_rescan_s"], previous["warm_rss_mib"]
     else:
         first_s, first_rss, _ = timed([sb, "scan", "--library", lib, "--json"], env)
@@ -254,7 +254,7 @@ def measure(a):
         "json_s": json_s, "json_bytes": json_bytes, "json_rss_mib": json_rss, "json_sqlite_s": json_sqlite_s,
         "index_bytes": index_bytes, "sidecar_bytes": sidecar_bytes,
     }
-    r["peak_rss_mib"] = max(cold_rss, warm_rss, watch_rss, top_rss, json_rss)
+    r["peak_rss_mib"] = max(x for x in (cold_rss, warm_rss, watch_rss, top_rss, json_rss) if x is not None)
     shutil.rmtree(ASIDE, ignore_errors=True)
     return r
 
@@ -272,11 +272,14 @@ def rows(r, prefix=""):
     k = f"{n:,}"
     scaled = lambda s: "" if n == 100000 else f" ({fmt_s(s * n / 100000)} here)"
     mb = lambda b: b / 1e6
-    yield (f"| {prefix}scan, cold ({k} small JPEGs, {r['album_folders']} generated albums, {r['album_links']:,} links) "
-           f"| {fmt_s(r['cold_s'])} ({n / r['cold_s']:.0f} files/s), peak RSS {r['cold_rss_mib']:.0f} MiB "
-           + (f"| sha256sum of every file (2 processes, writes nothing): {fmt_s(r['sha256sum_s'])} "
-              f"| **{r['cold_s'] / r['sha256sum_s']:.1f}×** sha256sum |" if r.get("sha256sum_s")
-              else "| sha256sum: not measured (`--no-baseline`) | — |"))
+    if r.get("cold_s") is None:
+        yield f"| {prefix}scan, cold ({k}) | not measured here (an index filled without a scan) | — | — |"
+    else:
+        baseline = (f"sha256sum of every file (2 processes, writes nothing): {fmt_s(r['sha256sum_s'])} "
+                    f"| **{r['cold_s'] / r['sha256sum_s']:.1f}×** sha256sum" if r.get("sha256sum_s")
+                    else "sha256sum: not measured (`--no-baseline`) | —")
+        yield (f"| {prefix}scan, cold ({k} small JPEGs, {r['album_folders']} generated albums, {r['album_links']:,} links) "
+               f"| {fmt_s(r['cold_s'])} ({n / r['cold_s']:.0f} files/s), peak RSS {r['cold_rss_mib']:.0f} MiB | {baseline} |")
     first = f" (the first after the cold scan: {fmt_s(r['first_rescan_s'])})" if "first_rescan_s" in r else ""
     yield (f"| {prefix}scan, warm ({k} unchanged, process start included) | {fmt_s(r['warm_s'])}{first}, peak RSS "
            f"{r['warm_rss_mib']:.0f} MiB | `find -printf` lstat of every file: {fmt_s(r['walk_s'])}; Immich (issue): "
