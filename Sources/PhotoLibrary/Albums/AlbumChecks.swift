@@ -36,7 +36,7 @@ struct AlbumLinksCheck: DoctorCheck {
         var dangling = 0
         var stack = [root + "/" + AlbumLinker.folderName]
         while let dir = stack.popLast() {
-            for name in linker.directoryNames(dir) {
+            for name in directoryNames(dir) {
                 let path = dir + "/" + name
                 var st = stat()
                 guard lstat(path, &st) == 0 else { continue }

@@ -43,9 +43,6 @@ extension AlbumLinker {
         return n < 0 ? nil : String(decoding: buffer[0..<n], as: UTF8.self)
     }
 
-    /// The names in a folder, sorted (`directoryNames(_:)`; kept as a member for `Doctor`).
-    func directoryNames(_ path: String) -> [String] { PhotoLibrary.directoryNames(path) }
-
     /// Writes one album folder. Only additions and removals: in place. Anything else (a new
     /// order, a moved original): a new folder built beside it and swapped in.
     /// Returns whether it changed anything.

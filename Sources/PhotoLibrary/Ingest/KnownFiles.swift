@@ -21,9 +21,6 @@ struct KnownFiles {
 
     func present(at path: String) -> Record? { presentByPath[path].flatMap { byID[$0] } }
 
-    /// Present records (for the scanner's view of what should be on disk).
-    var present: [Record] { presentByPath.values.compactMap { byID[$0] } }
-
     /// Follows a committed batch: each asset's record replaces the one it had.
     mutating func update(with assets: [Asset]) {
         var touchedSHAs = Set<String>()

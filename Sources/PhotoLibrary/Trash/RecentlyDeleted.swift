@@ -65,9 +65,6 @@ public final class RecentlyDeleted {
         directoryNames(infoFolder).compactMap { $0.hasSuffix(".trashinfo") && $0.count > 10 ? String($0.dropLast(10)) : nil }.sorted()
     }
 
-    /// The names in a folder, sorted (`directoryNames(_:)`; kept as a member for `Doctor`).
-    func directoryNames(_ path: String) -> [String] { PhotoLibrary.directoryNames(path) }
-
     /// The assets of `requested` that `accept` takes, each once and each followed by its Live
     /// Photo videos (`videos`): a Live Photo is trashed and restored whole.
     func eachOnceWithLiveVideos(_ requested: [Asset], videos: (AssetID) throws -> [Asset],

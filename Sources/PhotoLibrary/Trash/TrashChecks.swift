@@ -7,7 +7,7 @@ struct RecentlyDeletedCheck: DoctorCheck {
         let library = context.library
         let trash = RecentlyDeleted(library: library, index: context.index,
                                     retentionDays: (try? LibrarySettings.load(library))?.trashRetentionDays ?? 30)
-        let files = Set(trash.directoryNames(trash.filesFolder))
+        let files = Set(directoryNames(trash.filesFolder))
         let infos = Set(trash.infoNames())
         let trashedAssets = try context.index.assets(state: .trashed)
         let claimed = Set(trashedAssets.compactMap { $0.trash?.name })
