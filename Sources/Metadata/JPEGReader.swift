@@ -190,18 +190,22 @@ enum JPEGReader {
             return "JPEG ends before its image data (file still being written or truncated)"
         }
         let size = source.count
-        let tailStart = max(sos + 2, size - (64 << 10))
-        guard let tail = try? source.read(at: tailStart, length: Int(size - tailStart)) else { return noEnd }
-        if containsEOI(tail) { return nil }
+        // The last 4 KiB first: a camera's EOI is its last two bytes or close to them.
+        for window: Int64 in [4 << 10, 64 << 10] {
+            let tailStart = max(sos + 2, size - window)
+            guard let tail = try? source.read(at: tailStart, length: Int(size - tailStart)) else { return noEnd }
+            if containsEOI(tail) { return nil }
+            if tailStart == sos + 2 { break }
+        }
         return scanToEOI(source, from: sos) ? nil : noEnd
     }
 
+    /// Searched from the end, where the marker usually is.
     private static func containsEOI(_ bytes: [UInt8]) -> Bool {
-        var i = 0
-        while i + 1 < bytes.count {
-            guard let j = bytes[i..<(bytes.count - 1)].firstIndex(of: 0xFF) else { return false }
-            if bytes[j + 1] == 0xD9 { return true }
-            i = j + 1
+        var i = bytes.count - 2
+        while i >= 0 {
+            if bytes[i] == 0xFF && bytes[i + 1] == 0xD9 { return true }
+            i -= 1
         }
         return false
     }
