@@ -95,7 +95,7 @@ public final class LibraryWatcher: @unchecked Sendable {
 
     private func loop() {
         while !queue.isStopped {
-            let events = queue.take(until: nextWake())
+            let events = gatherTurn()
             if queue.isStopped { break }
             let now = Date()
             var turn = Turn()
@@ -123,6 +123,21 @@ public final class LibraryWatcher: @unchecked Sendable {
             if schedule.isPurgeDue(at: Date()) { purge() }
         }
         logger.info("stopped")
+    }
+
+    /// The events of one turn: what is queued (waiting for the next event or wake-up), and, when
+    /// that is a burst, what follows it until a short quiet (`BurstGathering`).
+    private func gatherTurn() -> [WatchEvent] {
+        var events = queue.take(until: nextWake())
+        var burst = BurstGathering()
+        burst.took(events.count, at: Date())
+        while let look = burst.nextLook(at: Date()) {
+            let more = queue.take(until: look)
+            if more.isEmpty || queue.isStopped { break }
+            events += more
+            burst.took(more.count, at: Date())
+        }
+        return events
     }
 
     /// When the loop must look again without an event: a rename's time running out, held

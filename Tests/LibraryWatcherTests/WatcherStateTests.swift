@@ -199,3 +199,41 @@ struct ScanScheduleTests {
         #expect(schedule.nextPurge == nil && schedule.nextSafetyScan == at(3600))
     }
 }
+
+struct BurstGatheringTests {
+    @Test func aFewEventsAreAppliedAtOnce() {
+        var burst = BurstGathering(threshold: 16, quiet: 0.03, limit: 2)
+        burst.took(1, at: at(0))
+        #expect(burst.nextLook(at: at(0)) == nil)
+        burst.took(14, at: at(0.001))
+        #expect(burst.nextLook(at: at(0.001)) == nil)
+    }
+
+    @Test func aBurstWaitsForAQuietGapThenIsAppliedWhole() {
+        var burst = BurstGathering(threshold: 16, quiet: 0.03, limit: 2)
+        burst.took(40, at: at(0))
+        #expect(burst.nextLook(at: at(0)) == at(0.03))
+        burst.took(500, at: at(0.02))
+        #expect(burst.nextLook(at: at(0.02)) == at(0.05))
+        // Nothing came by the end of the quiet gap: apply the 540 events.
+        #expect(burst.nextLook(at: at(0.05)) == nil)
+        #expect(burst.count == 540)
+    }
+
+    @Test func anEndlessStreamIsAppliedNoLaterThanTheLimit() {
+        var burst = BurstGathering(threshold: 16, quiet: 0.03, limit: 2)
+        var applied: Double?
+        for i in 0..<1000 {
+            let time = Double(i) * 0.01
+            burst.took(20, at: at(time))
+            if burst.nextLook(at: at(time)) == nil { applied = time; break }
+        }
+        #expect(applied.map { abs($0 - 2.0) < 1e-9 } == true)
+    }
+
+    @Test func emptyTakesChangeNothing() {
+        var burst = BurstGathering()
+        burst.took(0, at: at(0))
+        #expect(burst.count == 0 && burst.nextLook(at: at(0)) == nil)
+    }
+}

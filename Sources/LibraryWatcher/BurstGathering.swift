@@ -1,0 +1,41 @@
+import Foundation
+
+/// A burst of events — a selection of photos dropped in, a sync client catching up — is gathered
+/// into one batch: applying whatever had arrived when the previous batch ended instead cuts a
+/// 2,000-file drop into several batches, and each one pays the writer lock, the album sync and
+/// a pipeline that runs dry at its end (the watcher was 0.7–0.9× a cold scan of the same files).
+/// A turn with few events is applied at once, so a single photo is indexed without delay. Pure:
+/// the time is passed in.
+struct BurstGathering {
+    /// Events in one turn that make it a burst.
+    let threshold: Int
+    /// A burst is over when no event came for this long.
+    let quiet: Double
+    /// A burst is never held longer than this after its first turn.
+    let limit: Double
+
+    private var started: Date?
+    private var lastEvent: Date?
+    private(set) var count = 0
+
+    init(threshold: Int = 16, quiet: Double = 0.03, limit: Double = 2) {
+        self.threshold = threshold
+        self.quiet = quiet
+        self.limit = limit
+    }
+
+    /// Records `events` events taken at `now`.
+    mutating func took(_ events: Int, at now: Date) {
+        guard events > 0 else { return }
+        if started == nil { started = now }
+        lastEvent = now
+        count += events
+    }
+
+    /// When to take events again before applying, or nil: apply what was taken now.
+    func nextLook(at now: Date) -> Date? {
+        guard count >= threshold, let started, let lastEvent else { return nil }
+        let end = min(lastEvent.addingTimeInterval(quiet), started.addingTimeInterval(limit))
+        return now < end ? end : nil
+    }
+}
