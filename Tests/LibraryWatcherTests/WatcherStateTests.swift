@@ -201,16 +201,17 @@ struct ScanScheduleTests {
 }
 
 struct BurstGatheringTests {
-    @Test func aFewEventsAreAppliedAtOnce() {
-        var burst = BurstGathering(threshold: 16, quiet: 0.03, limit: 2)
+    @Test func aFewEventsWaitOnlyTheSettleGap() {
+        var burst = BurstGathering(threshold: 16, settle: 0.005, quiet: 0.03, limit: 2)
         burst.took(1, at: at(0))
-        #expect(burst.nextLook(at: at(0)) == nil)
-        burst.took(14, at: at(0.001))
-        #expect(burst.nextLook(at: at(0.001)) == nil)
+        #expect(burst.nextLook(at: at(0)) == at(0.005))
+        burst.took(14, at: at(0.004))
+        #expect(burst.nextLook(at: at(0.004)) == at(0.009))
+        #expect(burst.nextLook(at: at(0.009)) == nil)
     }
 
     @Test func aBurstWaitsForAQuietGapThenIsAppliedWhole() {
-        var burst = BurstGathering(threshold: 16, quiet: 0.03, limit: 2)
+        var burst = BurstGathering(threshold: 16, settle: 0.005, quiet: 0.03, limit: 2)
         burst.took(40, at: at(0))
         #expect(burst.nextLook(at: at(0)) == at(0.03))
         burst.took(500, at: at(0.02))
@@ -221,7 +222,7 @@ struct BurstGatheringTests {
     }
 
     @Test func anEndlessStreamIsAppliedNoLaterThanTheLimit() {
-        var burst = BurstGathering(threshold: 16, quiet: 0.03, limit: 2)
+        var burst = BurstGathering(threshold: 16, settle: 0.005, quiet: 0.03, limit: 2)
         var applied: Double?
         for i in 0..<1000 {
             let time = Double(i) * 0.01
