@@ -17,3 +17,50 @@ int shoebox_rename_exchange(const char *a, const char *b) {
 int shoebox_renameat_noreplace(int fromDir, const char *from, int toDir, const char *to) {
     return renameat2(fromDir, from, toDir, to, RENAME_NOREPLACE);
 }
+
+// ---- Confined opens: never through a symbolic link, never outside the starting folder ----
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
+
+// Walks `path` one component at a time from `dirfd`, each intermediate folder opened with
+// O_NOFOLLOW | O_DIRECTORY: the fallback where the kernel has no openat2 (before Linux 5.6).
+static int open_by_components(int dirfd, const char *path, int flags, unsigned mode) {
+    char *copy = strdup(path);
+    if (copy == NULL) { errno = ENOMEM; return -1; }
+    int fd = dirfd;
+    char *save = NULL;
+    char *component = strtok_r(copy, "/", &save);
+    int result = -1;
+    while (component != NULL) {
+        char *next = strtok_r(NULL, "/", &save);
+        if (strcmp(component, "..") == 0) { errno = EXDEV; break; }
+        if (next == NULL) {
+            result = openat(fd, component, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+            break;
+        }
+        int child = openat(fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (child < 0) break;
+        if (fd != dirfd) close(fd);
+        fd = child;
+        component = next;
+    }
+    int saved = errno;
+    if (fd != dirfd) close(fd);
+    free(copy);
+    errno = saved;
+    return result;
+}
+
+int shoebox_open_beneath(int dirfd, const char *path, int flags, unsigned mode) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)(flags | O_NOFOLLOW | O_CLOEXEC);
+    how.mode = (flags & O_CREAT) ? mode : 0;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+    if (fd >= 0 || errno != ENOSYS) return (int)fd;
+    return open_by_components(dirfd, path, flags, mode);
+}

@@ -151,7 +151,10 @@ final class InotifyReader: @unchecked Sendable {
         while let dir = stack.popLast() {
             let dirSlash = dir == "/" ? dir : dir + "/"
             if inotifytools_wd_from_filename(dirSlash) < 0 && inotifytools_wd_from_filename(dir) < 0 {
-                if inotifytools_watch_file(dirSlash, InotifyReader.events) == 0 && !goesOnAfterFailedWatch(dir) { return false }
+                // Below the root, a folder swapped for a link is not followed (IN_DONT_FOLLOW)
+                // and a file is not watched as a folder (IN_ONLYDIR): nothing outside is watched.
+                let confined: Int32 = dir == top && top == root ? 0 : Int32(bitPattern: UInt32(IN_DONT_FOLLOW | IN_ONLYDIR))
+                if inotifytools_watch_file(dirSlash, InotifyReader.events | confined) == 0 && !goesOnAfterFailedWatch(dir) { return false }
             }
             folders.insert(dirSlash)
             guard let handle = opendir(dir) else { continue }

@@ -18,6 +18,7 @@ public struct DoctorReport: Sendable {
 extension Library {
     /// The checks `doctor` runs, in the order it prints them; each subsystem provides its own.
     static let doctorChecks: [any DoctorCheck] = [
+        OwnedPathsCheck(),
         IndexMatchesDiskCheck(),
         SidecarsMatchIndexCheck(),
         InterruptedJournalCheck(),

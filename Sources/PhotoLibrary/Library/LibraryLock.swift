@@ -11,11 +11,16 @@ public final class LibraryLock {
 
     /// Waits up to `timeout` seconds for the lock, then fails with a message naming the holder.
     public init(library: Library, timeout: Double = 30) throws {
-        fd = open(library.lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let e = errno
+        // Owned folders first: `.shoebox` a link would put the lock itself outside the library.
+        try OwnedPaths.check(library)
+        do {
+            // Never through a link: `.shoebox/lock` pointing at a photo must not truncate it.
+            fd = try library.files.open(".shoebox/lock", O_RDWR | O_CREAT)
+        } catch let e as ShoeboxError where e.code == .unsafeLayout {
+            throw e
+        } catch {
             if let problem = library.writeProblem { throw problem }
-            throw ShoeboxError(.io, "cannot open \(library.lockURL.path): \(ShoeboxError.errnoText(e))")
+            throw error
         }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -26,6 +31,12 @@ public final class LibraryLock {
                 throw ShoeboxError(.locked, "another Shoebox process is changing \(library.root.path)\(holder.isEmpty ? "" : " (\(holder))"); try again when it finishes")
             }
             usleep(50_000)
+        }
+        // Owned paths again under the lock: a link planted while it was awaited is found too.
+        do { try OwnedPaths.check(library) } catch {
+            flock(fd, LOCK_UN)
+            close(fd)
+            throw error
         }
         ftruncate(fd, 0)
         let note = "pid \(getpid()): \(CommandLine.arguments.dropFirst().joined(separator: " "))\n"

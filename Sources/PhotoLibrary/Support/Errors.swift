@@ -18,6 +18,8 @@ public struct ShoeboxError: Error, CustomStringConvertible, Sendable {
         case invalidArgument
         case readOnly           // the library's file system is mounted read-only, or .shoebox/ is not writable
         case noSpace            // the disk holding the library is full (bytes or inodes)
+        case alreadyExists      // a confined move or create found its target taken (nothing was replaced)
+        case unsafeLayout       // a folder or file Shoebox owns is a symbolic link (or not a folder): it will not follow it
     }
     public var code: Code
     public var message: String

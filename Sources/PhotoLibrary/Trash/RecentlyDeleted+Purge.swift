@@ -25,8 +25,8 @@ extension RecentlyDeleted {
             if let id = item.id { forget.append(id) }
             purged.append(Purged(id: item.id, name: item.name, originalPath: item.originalPath, size: item.size))
         }
-        AtomicFile.syncDirectory(filesFolder)
-        AtomicFile.syncDirectory(infoFolder)
+        library.files.syncFolder("\(RecentlyDeleted.folderName)/files")
+        library.files.syncFolder("\(RecentlyDeleted.folderName)/info")
         try self.forget(forget)
         if !forget.isEmpty { try writer.afterChange() }
         return purged
@@ -35,19 +35,34 @@ extension RecentlyDeleted {
     /// Deletes one item's file, logs it, then deletes its info file. Returns whether it did;
     /// anything but a file or a link is left for the user.
     func deleteForGood(_ item: TrashItem, failed: (String) -> Void) -> Bool {
-        guard let st = FileStat.lstat(filePath(item.name)) else { return false }
-        guard st.isRegular || st.isSymbolicLink else {
-            failed("\(RecentlyDeleted.displayName(item.name)) is a \(st.typeName), not a file; left for you to delete")
+        let shown = displayPath(RecentlyDeleted.displayName(item.name))
+        let st: FileStat
+        do {
+            guard let found = try library.files.lstat(RecentlyDeleted.fileRelative(item.name)) else { return false }
+            st = found
+        } catch {
+            failed("\(shown): \(error)")
             return false
         }
-        let line = "purged \(RecentlyDeleted.displayName(item.name)) (\(item.size) bytes, was \(item.originalPath), deleted \(TrashInfo.formatLocal(item.deletionDate)))"
-        guard unlink(filePath(item.name)) == 0 else {
-            failed("\(RecentlyDeleted.displayName(item.name)): cannot delete it: \(ShoeboxError.errnoText())")
+        guard st.isRegular || st.isSymbolicLink else {
+            failed("\(shown) is a \(st.typeName), not a file; left for you to delete")
+            return false
+        }
+        let line = "purged \(shown) (\(item.size) bytes, was \(displayPath(item.originalPath)), deleted \(TrashInfo.formatLocal(item.deletionDate)))"
+        do {
+            // Deleted only if it is still the file that was trashed: a Shoebox item by the
+            // index's record, another tool's by what was just looked at.
+            let record = try item.id.flatMap { try index.asset(id: $0) }
+            let known = record.map { LibraryFiles.KnownFile(inode: $0.inode, size: $0.size, mtimeNS: $0.mtimeNS) }
+                ?? LibraryFiles.KnownFile(inode: st.inode, size: st.size, mtimeNS: st.mtimeNS)
+            try library.files.remove(RecentlyDeleted.fileRelative(item.name), expecting: known)
+        } catch {
+            failed("\(shown): cannot delete it: \(error)")
             return false
         }
         appendPurgeLog(line)
         log(line)
-        unlink(infoPath(item.name))
+        try? library.files.remove(RecentlyDeleted.infoRelative(item.name))
         return true
     }
 
@@ -62,9 +77,9 @@ extension RecentlyDeleted {
 
     /// `.shoebox/purge.log`: one line a deletion, flushed before the next.
     func appendPurgeLog(_ line: String) {
-        let path = library.stateFolder.appendingPathComponent("purge.log").path
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
+        // Never through a link (it would append to whatever it points at); one line per entry:
+        // the names in `line` are escaped, so a `Path=` holding a newline cannot forge a line.
+        guard let fd = try? library.files.open(".shoebox/purge.log", O_WRONLY | O_CREAT | O_APPEND) else { return }
         defer { close(fd) }
         let text = ShoeboxClock.localISO8601(Date()) + " " + line + "\n"
         _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }

@@ -36,7 +36,7 @@ extension RecentlyDeleted {
     /// An info file without its file: a trash interrupted before its move, a restore after its
     /// move, or a file dragged back out. The specification calls it void.
     func removeInfosWithoutFiles(_ names: Set<String>) {
-        for name in names { unlink(infoPath(name)) }
+        for name in names { try? library.files.remove(RecentlyDeleted.infoRelative(name)) }
     }
 
     /// Each trashed asset against `files/` and `info/`. Returns those whose file is there, by name.

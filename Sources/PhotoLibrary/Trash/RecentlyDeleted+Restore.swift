@@ -24,7 +24,7 @@ extension RecentlyDeleted {
         try AtomicFile.syncFileSystem(containing: library.root.path)
         try writer.commit(done.map(\.asset))
         // The info files go last: until now they said where each file came from.
-        for item in done { unlink(infoPath(item.name)) }
+        for item in done { try? library.files.remove(RecentlyDeleted.infoRelative(item.name)) }
         AtomicFile.syncDirectory(infoFolder)
         try writer.afterChange()
         return done.map { Restored(id: $0.asset.id, path: $0.asset.path, note: $0.note) }
@@ -46,7 +46,7 @@ extension RecentlyDeleted {
         var done: [(asset: Asset, name: String, note: String?)] = []
         for a in assets {
             let name = a.trash!.name
-            guard let st = FileStat.lstat(filePath(name)) else {
+            guard let st = try? library.files.lstat(RecentlyDeleted.fileRelative(name)) else {
                 failed("\(RecentlyDeleted.displayName(name)) is not there any more; run `shoebox scan`")
                 continue
             }
@@ -67,30 +67,34 @@ extension RecentlyDeleted {
 
     /// Moves `files/name` to `original` (or beside it), never replacing a file.
     func putBack(_ name: String, to original: String) throws -> (String, String?) {
-        let folder = (original as NSString).deletingLastPathComponent
+        // The path comes from a sidecar, the index or a `.trashinfo`: never `../elsewhere`.
+        try LibraryPath.validated(original, from: "the record of \(RecentlyDeleted.displayName(name))")
+        let folder = LibraryPath.parent(original)
         var note: String?
         if !folder.isEmpty {
-            let dir = library.url(for: folder).path
-            if let st = FileStat.lstat(dir) {
+            if let st = try library.files.lstat(folder) {
                 guard st.isDirectory else {
                     throw ShoeboxError(.io, "\(displayPath(folder)) is not a folder any more; move it aside and restore again")
                 }
             } else {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 note = "recreated the folder \(displayPath(folder))"
             }
         }
         let ext = (original as NSString).pathExtension
-        let stem = ((original as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = (LibraryPath.leaf(original) as NSString).deletingPathExtension
         for n in 0..<10_000 {
-            let fileName = n == 0 ? (original as NSString).lastPathComponent
+            let fileName = n == 0 ? LibraryPath.leaf(original)
                 : "\(stem) (restored\(n == 1 ? "" : " \(n)"))" + (ext.isEmpty ? "" : "." + ext)
             let target = folder.isEmpty ? fileName : folder + "/" + fileName
-            if shoebox_rename_noreplace(filePath(name), library.url(for: target).path) == 0 {
+            do {
+                // Folders made and the file moved through the confined layer: a folder on the
+                // way that is a link is refused, never written through.
+                try library.files.move(RecentlyDeleted.fileRelative(name), to: target)
                 if n > 0 { note = "\(displayPath(original)) is taken; restored beside it as \(fileName)" }
                 return (target, note)
+            } catch let e as ShoeboxError where e.code == .alreadyExists {
+                continue
             }
-            guard errno == EEXIST else { throw ShoeboxError(.io, "cannot move it back to \(displayPath(target)): \(ShoeboxError.errnoText())") }
         }
         throw ShoeboxError(.io, "no free name beside \(displayPath(original))")
     }

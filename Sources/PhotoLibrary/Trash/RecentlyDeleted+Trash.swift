@@ -62,11 +62,11 @@ extension RecentlyDeleted {
     func claimNames(for assets: [Asset], failed: (String) -> Void) -> [(asset: Asset, name: String)] {
         var claimed: [(asset: Asset, name: String)] = []
         for a in assets {
-            guard FileStat.lstat(library.url(for: a.path).path)?.isRegular == true else {
-                failed("\(displayPath(a.path)): the file is not there any more; run `shoebox scan`")
-                continue
-            }
             do {
+                guard try library.files.lstat(LibraryPath.validated(a.path, from: "the index"))?.isRegular == true else {
+                    failed("\(displayPath(a.path)): the file is not there any more; run `shoebox scan`")
+                    continue
+                }
                 let name = try claimName(for: a.name, info: TrashInfo(path: a.path, deletionDate: now))
                 claimed.append((a, name))
             } catch {
@@ -80,12 +80,15 @@ extension RecentlyDeleted {
     func moveIntoTrash(_ claimed: [(asset: Asset, name: String)], failed: (String) -> Void) -> [(asset: Asset, name: String)] {
         var moved: [(asset: Asset, name: String)] = []
         for (a, name) in claimed {
-            if shoebox_rename_noreplace(library.url(for: a.path).path, filePath(name)) == 0 {
+            do {
+                // Only the file the index knows: a file put at its path (or reached through a
+                // folder swapped for a link) is never moved, so never purged later.
+                try library.files.move(a.path, to: RecentlyDeleted.fileRelative(name),
+                                       expecting: LibraryFiles.KnownFile(inode: a.inode, size: a.size, mtimeNS: a.mtimeNS))
                 moved.append((a, name))
-            } else {
-                let reason = errno == EXDEV ? "Recently Deleted is on another file system than the file" : ShoeboxError.errnoText()
-                unlink(infoPath(name))
-                failed("\(displayPath(a.path)): cannot move it to Recently Deleted: \(reason)")
+            } catch {
+                try? library.files.remove(RecentlyDeleted.infoRelative(name))
+                failed("\(displayPath(a.path)): cannot move it to Recently Deleted: \(error)")
             }
         }
         return moved
@@ -102,18 +105,18 @@ extension RecentlyDeleted {
         for n in 1...100_000 {
             let base = n == 1 ? stem : "\(stem) \(n)"
             let name = ext.isEmpty ? base : base + "." + ext
-            if FileStat.lstat(filePath(name)) != nil { continue }
-            let fd = open(infoPath(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd < 0 {
-                if errno == EEXIST { continue }
-                throw ShoeboxError(.io, "cannot write \(infoPath(name)): \(ShoeboxError.errnoText())")
+            if try library.files.lstat(RecentlyDeleted.fileRelative(name)) != nil { continue }
+            let fd: Int32
+            do { fd = try library.files.open(RecentlyDeleted.infoRelative(name), O_WRONLY | O_CREAT | O_EXCL) } catch {
+                if try library.files.lstat(RecentlyDeleted.infoRelative(name)) != nil { continue }
+                throw error
             }
             let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             let ok = written == data.count
             close(fd)
             guard ok else {
                 let reason = ShoeboxError.errnoText()
-                unlink(infoPath(name))
+                try? library.files.remove(RecentlyDeleted.infoRelative(name))
                 throw ShoeboxError(.io, "cannot write \(infoPath(name)): \(reason)")
             }
             return name

@@ -52,12 +52,12 @@ public final class RecentlyDeleted {
     /// The library-relative path of an item in `files/`, for messages.
     static func displayName(_ name: String) -> String { "\(folderName)/files/\(name)" }
 
+    /// Library-relative paths of an item's file and info file (for the confined layer).
+    static func fileRelative(_ name: String) -> String { "\(folderName)/files/\(name)" }
+    static func infoRelative(_ name: String) -> String { "\(folderName)/info/\(name).trashinfo" }
+
     func makeFolders() throws {
-        for dir in [folder, filesFolder, infoFolder] {
-            if mkdir(dir, 0o755) != 0 && errno != EEXIST {
-                throw ShoeboxError(.io, "cannot create \(dir): \(ShoeboxError.errnoText())")
-            }
-        }
+        for dir in ["files", "info"] { try library.files.withFolder("\(RecentlyDeleted.folderName)/\(dir)", creating: true) { _ in } }
     }
 
     /// The names of the items that have an info file, sorted.
@@ -82,8 +82,7 @@ public final class RecentlyDeleted {
 
     /// Reads `info/<name>.trashinfo`, at most `TrashInfo.maximumSize` bytes of it, never through a link.
     func readInfo(_ name: String) throws -> TrashInfo {
-        let fd = open(infoPath(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw ShoeboxError(.io, "cannot be read: \(ShoeboxError.errnoText())") }
+        let fd = try library.files.open(RecentlyDeleted.infoRelative(name), O_RDONLY)
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: TrashInfo.maximumSize + 1)
         var count = 0

@@ -71,8 +71,7 @@ public struct TrashInfo: Equatable, Sendable {
             guard root != nil, path.hasPrefix(base) else { throw problem("has a Path= outside the library (\(path))") }
             path = String(path.dropFirst(base.count))
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }), !path.contains("\0") else {
+        guard LibraryPath.isValid(path) else {
             throw problem("has a Path= that is not a plain relative path")
         }
         return TrashInfo(path: path, deletionDate: date)

@@ -45,6 +45,10 @@ public struct SidecarStore: Sendable {
     public func decode(_ data: Data, name: String) throws -> Sidecar {
         do {
             let sidecar = try ShoeboxJSON.makeDecoder().decode(Sidecar.self, from: data)
+            // A path edited to lead out (`../outside/x.jpg`) must never reach a file operation.
+            guard LibraryPath.isValid(sidecar.asset.path) else {
+                throw ShoeboxError(.io, "sidecar \(name) is not valid: its path \(String(reflecting: sidecar.asset.path)) is not inside the library")
+            }
             guard sidecar.schema <= Sidecar.currentSchema else {
                 throw ShoeboxError(.io, "sidecar \(name) has schema \(sidecar.schema), newer than this Shoebox (\(Sidecar.currentSchema)); upgrade Shoebox")
             }

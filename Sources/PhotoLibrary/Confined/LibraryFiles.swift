@@ -1,0 +1,145 @@
+import CSystem
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// File operations confined to the library: each one relative to the library folder's
+/// descriptor, resolved with `shoebox_open_beneath` (no symbolic link followed at any
+/// component, nothing outside), then done on the descriptor of the folder that holds the name
+/// (`renameat2`, `unlinkat`, `fstatat` without following). A folder swapped for a link — by a
+/// sync client, a shared disk's other user, or a mistake — makes the operation fail with
+/// `.unsafeLayout` instead of reaching the folder the link points to.
+///
+/// The library folder itself may be a link (`~/Pictures` → a disk): only what is inside is confined.
+public struct LibraryFiles: Sendable {
+    /// What the index knows of a file: a move or deletion goes ahead only while it still holds.
+    public struct KnownFile: Sendable {
+        public var inode: UInt64
+        public var size: Int64
+        public var mtimeNS: Int64
+        public init(inode: UInt64, size: Int64, mtimeNS: Int64) {
+            self.inode = inode
+            self.size = size
+            self.mtimeNS = mtimeNS
+        }
+        func matches(_ st: FileStat) -> Bool { st.inode == inode && st.size == size && st.mtimeNS == mtimeNS }
+    }
+
+    public let root: String
+
+    public init(root: String) { self.root = root }
+
+    /// Runs `body` with the folder `relative` ("" for the library folder) open, never through a
+    /// link. With `creating`, missing folders on the way are made (each one through its parent's
+    /// descriptor, so a link put in the way meanwhile is found, not followed).
+    public func withFolder<T>(_ relative: String, creating: Bool = false, _ body: (Int32) throws -> T) throws -> T {
+        let rootFD = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootFD >= 0 else { throw ShoeboxError(.io, "cannot open the library folder \(root): \(ShoeboxError.errnoText())") }
+        var fd = rootFD
+        defer { close(fd) }
+        guard !relative.isEmpty else { return try body(fd) }
+        try LibraryPath.validated(relative, from: "an operation")
+        if !creating {
+            let folder = shoebox_open_beneath(rootFD, relative, O_RDONLY | O_DIRECTORY, 0)
+            guard folder >= 0 else { throw failure(relative, errno) }
+            close(rootFD)
+            fd = folder
+            return try body(fd)
+        }
+        var walked = ""
+        for component in relative.split(separator: "/") {
+            walked += walked.isEmpty ? String(component) : "/" + component
+            if mkdirat(fd, String(component), 0o755) != 0 && errno != EEXIST { throw failure(walked, errno) }
+            let child = shoebox_open_beneath(fd, String(component), O_RDONLY | O_DIRECTORY, 0)
+            guard child >= 0 else { throw failure(walked, errno) }
+            close(fd)
+            fd = child
+        }
+        return try body(fd)
+    }
+
+    /// `lstat` of `relative`, its folders reached without following links. Nil when it is not
+    /// there; throws when a folder on the way is a link.
+    public func lstat(_ relative: String) throws -> FileStat? {
+        try withFolder(LibraryPath.parent(relative)) { dir in
+            var st = stat()
+            guard fstatat(dir, LibraryPath.leaf(relative), &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+                if errno == ENOENT { return nil }
+                throw failure(relative, errno)
+            }
+            return FileStat(st)
+        }
+    }
+
+    /// Opens the file `relative` (never a link, at any component).
+    public func open(_ relative: String, _ flags: Int32, mode: mode_t = 0o644) throws -> Int32 {
+        try withFolder(LibraryPath.parent(relative), creating: flags & O_CREAT != 0) { dir in
+            let fd = shoebox_open_beneath(dir, LibraryPath.leaf(relative), flags, UInt32(mode))
+            guard fd >= 0 else { throw failure(relative, errno) }
+            return fd
+        }
+    }
+
+    /// Moves `from` to `to` (both inside), never over an existing file; `to`'s folders are made
+    /// when missing. With `expecting`, the file moved must still be the one the index knows
+    /// (same inode, size and modification time): a file put in its place is never moved.
+    public func move(_ from: String, to: String, expecting: KnownFile? = nil) throws {
+        try withFolder(LibraryPath.parent(from)) { fromDir in
+            let name = LibraryPath.leaf(from)
+            if let expecting, try !isStill(expecting, name, in: fromDir, shownAs: from, regularOnly: true) {
+                throw ShoeboxError(.unsafeLayout, "\(from) is not the file the index knows (its inode, size or date changed); run `shoebox scan` first")
+            }
+            try withFolder(LibraryPath.parent(to), creating: true) { toDir in
+                guard shoebox_renameat_noreplace(fromDir, name, toDir, LibraryPath.leaf(to)) == 0 else {
+                    let e = errno
+                    if e == EXDEV { throw ShoeboxError(.io, "\(to) is on another file system than \(from); nothing was moved") }
+                    throw failure(to, e)
+                }
+            }
+        }
+    }
+
+    /// Deletes the file (or link) `relative`; with `expecting`, only if it is still that file.
+    public func remove(_ relative: String, expecting: KnownFile? = nil) throws {
+        try withFolder(LibraryPath.parent(relative)) { dir in
+            let name = LibraryPath.leaf(relative)
+            if let expecting, try !isStill(expecting, name, in: dir, shownAs: relative, regularOnly: false) {
+                throw ShoeboxError(.unsafeLayout, "\(relative) is not the file that was trashed (its inode, size or date changed); left in place")
+            }
+            guard unlinkat(dir, name, 0) == 0 else { throw failure(relative, errno) }
+        }
+    }
+
+    /// Whether `name` in the open folder `dir` is still the file `known` describes.
+    private func isStill(_ known: KnownFile, _ name: String, in dir: Int32, shownAs relative: String, regularOnly: Bool) throws -> Bool {
+        var st = stat()
+        guard fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { throw failure(relative, errno) }
+        let now = FileStat(st)
+        return (!regularOnly || now.isRegular) && known.matches(now)
+    }
+
+    /// Flushes the folder `relative` (a rename or deletion in it made durable).
+    public func syncFolder(_ relative: String) {
+        _ = try? withFolder(relative) { fsync($0) }
+    }
+
+    /// The error for a failed confined call on `relative`.
+    func failure(_ relative: String, _ e: Int32) -> ShoeboxError {
+        switch e {
+        case ELOOP, ENOTDIR:
+            return ShoeboxError(.unsafeLayout, "\(relative): a symbolic link (or a file) is where Shoebox expects a folder or file of its own; Shoebox does not follow links inside the library — move it away and try again")
+        case EXDEV:
+            return ShoeboxError(.unsafeLayout, "\(relative) leads outside the library; nothing was done")
+        case EEXIST:
+            return ShoeboxError(.alreadyExists, "\(relative) already exists; nothing was replaced")
+        default:
+            return ShoeboxError(.io, "\(relative): \(ShoeboxError.errnoText(e))")
+        }
+    }
+}
+
+extension Library {
+    /// Every file operation on the library's own files goes through this (see `LibraryFiles`).
+    public var files: LibraryFiles { LibraryFiles(root: root.path) }
+}
