@@ -23,6 +23,12 @@ struct Shoebox: ParsableCommand {
     /// command's options after its name, so global options given first are moved there.
     static func main() {
         let arguments = Self.movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+        // A clock override that does not parse was silently ignored (the real clock ran): a
+        // test or script believing it is 2099 would then purge by today's date.
+        if let now = ProcessInfo.processInfo.environment["SHOEBOX_NOW"], ShoeboxClock.parseISO8601(now) == nil {
+            Terminal.error("$SHOEBOX_NOW is \(String(reflecting: now)), not an ISO 8601 date (e.g. 2026-11-22T10:15:03Z or 2026-11-22); unset it to use the clock")
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

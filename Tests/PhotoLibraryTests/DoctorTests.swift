@@ -15,7 +15,7 @@ struct DoctorTests {
         let (library, _, roll, _) = try LibraryTests.scannedSample()
         let report = try library.doctor()
         #expect(report.checks.map(\.name)
-            == ["owned folders", "index", "sidecars", "permissions", "inotify", "disk space", "symlinks", "albums", "recently deleted"])
+            == ["owned folders", "config", "index", "sidecars", "permissions", "inotify", "disk space", "symlinks", "albums", "recently deleted"])
         let status = Self.statuses(report)
         for name in ["index", "sidecars", "permissions", "symlinks", "albums", "recently deleted"] {
             #expect(status[name] == .ok, "\(name): \(report.checks.first { $0.name == name }?.detail ?? "")")
@@ -44,7 +44,7 @@ struct DoctorTests {
             .write(to: info.appendingPathComponent("gone.jpg.trashinfo"))
 
         let report = try library.doctor()
-        #expect(report.checks.map(\.name) == ["owned folders", "index", "sidecars", "journal", "unindexable", "permissions", "inotify",
+        #expect(report.checks.map(\.name) == ["owned folders", "config", "index", "sidecars", "journal", "unindexable", "permissions", "inotify",
                                               "disk space", "symlinks", "albums", "recently deleted"])
         let status = Self.statuses(report)
         #expect(status["index"] == .ok)  // notes.jpg cannot be indexed: a scan would not help

@@ -48,7 +48,7 @@ struct FuzzFindingsTests {
             try LibrarySettings.parse(text, source: "config.toml")
         } throws: { error in
             let message = String(describing: error)
-            return message.contains("config.toml") && (message.contains("at most") || message.contains("from 0 to"))
+            return message.contains("config.toml") && message.contains("from 1 to")
         }
     }
 

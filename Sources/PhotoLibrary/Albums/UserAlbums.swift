@@ -90,11 +90,18 @@ public struct UserAlbums: Sendable {
     func create(name: String, members: [AssetID], now: Date) throws -> UserAlbum {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ShoeboxError(.invalidArgument, "an album needs a name") }
+        // Bidirectional controls make a name display as another ("gpj.exe" read backwards).
+        if let bidi = trimmed.unicodeScalars.first(where: UserAlbums.isBidiControl) {
+            throw ShoeboxError(.invalidArgument, "an album name cannot hold the invisible direction control U+\(String(bidi.value, radix: 16, uppercase: true))")
+        }
         let folderName = SafeName.folder(trimmed, fallback: "Album")
         if UserAlbums.isReserved(folderName) {
             throw ShoeboxError(.invalidArgument, "\"\(folderName)\" is the folder of Shoebox's generated albums; choose another name")
         }
-        if let other = allIncludingDeleted().first(where: { $0.folder == folderName || $0.name == trimmed }) {
+        // `café` and `CAFÉ` (or a decomposed `café`) are one folder on a case-insensitive file
+        // system (a Samba share, an exFAT disk): the same album there.
+        let key = UserAlbums.clashKey(folderName)
+        if let other = allIncludingDeleted().first(where: { UserAlbums.clashKey($0.folder) == key || $0.name == trimmed }) {
             throw ShoeboxError(.invalidArgument, "an album \"\(other.name)\" already exists (Albums/\(other.folder)); use `album add`")
         }
         if FileStat.lstat(library.root.path + "/Albums/" + folderName) != nil {
@@ -107,6 +114,16 @@ public struct UserAlbums: Sendable {
                               created: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), members: unique)
         try save(album)
         return album
+    }
+
+    /// U+200E/F, U+202A–202E, U+2066–2069: controls that reorder how a name is displayed.
+    static func isBidiControl(_ s: Unicode.Scalar) -> Bool {
+        (0x200E...0x200F).contains(s.value) || (0x202A...0x202E).contains(s.value) || (0x2066...0x2069).contains(s.value)
+    }
+
+    /// A folder name as a case-insensitive, normalising file system compares it.
+    static func clashKey(_ folder: String) -> String {
+        folder.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// Purged assets leave every album.

@@ -19,6 +19,7 @@ extension Library {
     /// The checks `doctor` runs, in the order it prints them; each subsystem provides its own.
     static let doctorChecks: [any DoctorCheck] = [
         OwnedPathsCheck(),
+        ConfigCheck(),
         IndexMatchesDiskCheck(),
         SidecarsMatchIndexCheck(),
         InterruptedJournalCheck(),

@@ -39,3 +39,16 @@ struct DiskSpaceCheck: DoctorCheck {
         return found
     }
 }
+
+/// `config`: `.shoebox/config.toml` reads (known keys, values within their bounds).
+struct ConfigCheck: DoctorCheck {
+    func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
+        do {
+            _ = try LibrarySettings.load(context.library)
+            return [.ok("config", FileManager.default.fileExists(atPath: context.library.configURL.path)
+                        ? "config.toml reads" : "no config.toml: the defaults")]
+        } catch {
+            return [.problem("config", "\(error)", fix: "edit \(shellQuote(context.library.configURL.path))")]
+        }
+    }
+}

@@ -27,9 +27,18 @@ public struct LibrarySettings: Equatable, Sendable {
         return try parse(text, source: library.configURL.path)
     }
 
+    /// Every key the file may set, as `table.key`. Anything else is an error: a misspelt
+    /// `retention_day = 365` silently ignored would purge photos after 30 days, not 365.
+    public static let knownKeys = ["trash.retention_days", "watch.safety_scan_minutes", "watch.mass_disappearance_share"]
+
     public static func parse(_ text: String, source: String = "config.toml") throws -> LibrarySettings {
         var settings = LibrarySettings()
         let values = try TOMLSubset.parse(text, source: source)
+        for (key, entry) in values.sorted(by: { $0.value.line < $1.value.line }) where !knownKeys.contains(key) {
+            let nearest = knownKeys.min { editDistance(key, $0) < editDistance(key, $1) }!
+            let hint = editDistance(key, nearest) <= max(3, key.count / 3) ? "; did you mean \(nearest)?" : ""
+            throw ShoeboxError(.invalidArgument, "\(source) line \(entry.line): unknown setting \(key)\(hint) (known: \(knownKeys.joined(separator: ", ")))")
+        }
         func number(_ key: String) throws -> Double? {
             guard let v = values[key] else { return nil }
             switch v.value {
@@ -41,24 +50,41 @@ public struct LibrarySettings: Equatable, Sendable {
         // Upper bounds keep dates computed from these within what Foundation and time_t handle
         // (NSCondition.wait(until:) traps past the year 2262; Int(Double) traps past Int.max).
         if let m = try number("watch.safety_scan_minutes") {
-            guard m >= 0, m <= 525_600 else {
-                throw ShoeboxError(.invalidArgument, "\(source): watch.safety_scan_minutes must be from 0 to 525600 (a year)")
+            // A tiny interval (1e-9) would rescan without a pause: 0 (off) or at least a minute.
+            guard m == 0 || (m >= 1 && m <= 525_600) else {
+                throw ShoeboxError(.invalidArgument, "\(source) line \(values["watch.safety_scan_minutes"]!.line): watch.safety_scan_minutes must be 0 (off) or from 1 to 525600 (a year)")
             }
             settings.safetyScanMinutes = m
         }
         if let s = try number("watch.mass_disappearance_share") {
-            guard s > 0, s <= 1 else {
-                throw ShoeboxError(.invalidArgument, "\(source): watch.mass_disappearance_share must be above 0 and at most 1 (a share, e.g. 0.5)")
+            guard s >= 0.01, s <= 1 else {
+                throw ShoeboxError(.invalidArgument, "\(source) line \(values["watch.mass_disappearance_share"]!.line): watch.mass_disappearance_share must be from 0.01 to 1 (a share, e.g. 0.5)")
             }
             settings.massDisappearanceShare = s
         }
         if let d = try number("trash.retention_days") {
-            guard d >= 0, d == d.rounded(), d <= 36_500 else {
-                throw ShoeboxError(.invalidArgument, "\(source): trash.retention_days must be a whole number of days, at most 36500 (100 years)")
+            guard d >= 1, d == d.rounded(), d <= 36_500 else {
+                throw ShoeboxError(.invalidArgument, "\(source) line \(values["trash.retention_days"]!.line): trash.retention_days must be a whole number of days from 1 to 36500 (100 years)")
             }
             settings.trashRetentionDays = Int(d)
         }
         return settings
+    }
+
+    /// Levenshtein distance, for "did you mean" (a handful of short keys: no library needed).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
     }
 }
 
@@ -76,12 +102,14 @@ enum TOMLSubset {
     static func parse(_ text: String, source: String) throws -> [String: Entry] {
         var out: [String: Entry] = [:]
         var table = ""
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // `isNewline`: in Swift "\r\n" is one Character, which a split on "\n" never finds.
+        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNumber = i + 1
             func fail(_ what: String) -> ShoeboxError {
                 ShoeboxError(.invalidArgument, "\(source) line \(lineNumber): \(what)")
             }
-            let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
+            // `.whitespacesAndNewlines`: a file saved with CRLF line ends keeps a "\r" on each line.
+            let line = stripComment(String(raw)).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), !line.hasPrefix("[["), line.count > 2 else { throw fail("expected a table header such as [watch]") }

@@ -53,10 +53,13 @@ public struct TrashInfo: Equatable, Sendable {
             let key = line[..<eq].trimmingCharacters(in: .whitespaces)
             let value = String(line[line.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
             switch key {
-            case "Path" where path == nil:
+            // A second Path= would let two readers disagree on where the file goes back.
+            case "Path" where path != nil: throw problem("has Path= twice")
+            case "DeletionDate" where date != nil: throw problem("has DeletionDate= twice")
+            case "Path":
                 guard let decoded = percentDecode(value) else { throw problem("has a Path= that is not valid percent-encoded UTF-8") }
                 path = decoded
-            case "DeletionDate" where date == nil:
+            case "DeletionDate":
                 guard let d = parseLocal(value) else { throw problem("has a DeletionDate= that is not YYYY-MM-DDThh:mm:ss") }
                 date = d
             default:
