@@ -20,7 +20,7 @@ struct BurstGathering {
     private var lastEvent: Date?
     private(set) var count = 0
 
-    init(threshold: Int = 16, settle: Double = 0.005, quiet: Double = 0.03, limit: Double = 2) {
+    init(threshold: Int = 16, settle: Double = 0.003, quiet: Double = 0.01, limit: Double = 2) {
         self.threshold = threshold
         self.settle = settle
         self.quiet = quiet
