@@ -37,7 +37,8 @@ public final class LibraryWatcher: @unchecked Sendable {
     }
 
     private let library: Library
-    private let index: Index
+    /// Reopened when `rebuild` replaces the index file (`reopenIfRebuilt`).
+    private var index: Index
     private let options: Options
     private let logger: Logger
     private let queue = EventQueue()
@@ -55,8 +56,8 @@ public final class LibraryWatcher: @unchecked Sendable {
     private var saidProblems: [String: (reason: String, at: Date)] = [:]
     /// The last error of a failing scan: the same error is said once.
     private var lastScanError: String?
-    /// One for the watch's life: it keeps the index's file records between batches.
-    private let updater: LiveUpdater
+    /// It keeps the index's file records between batches; a new one when the index is rebuilt.
+    private var updater: LiveUpdater
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
         self.library = library
@@ -316,12 +317,25 @@ public final class LibraryWatcher: @unchecked Sendable {
         while true {
             do {
                 let lock = try LibraryLock(library: library, timeout: 1)
-                return try withExtendedLifetime(lock) { try body() }
+                return try withExtendedLifetime(lock) {
+                    try reopenIfRebuilt()
+                    return try body()
+                }
             } catch let e as ShoeboxError where e.code == .locked {
                 if !said { logger.info("waiting: \(e.message)"); said = true }
                 if queue.isStopped { return nil }
             }
         }
+    }
+
+    /// `shoebox rebuild` (run from another shell while this watch waited for the lock) put a new
+    /// index file in place of the one this watch has open: every write to the old one would be
+    /// lost, and its file records are stale. Opens the new one and starts from its records.
+    private func reopenIfRebuilt() throws {
+        guard index.isReplacedOnDisk() else { return }
+        index = try Index(library: library)
+        updater = LiveUpdater(library: library, index: index, options: LiveUpdater.Options(settings: options.settings))
+        logger.info("the index was rebuilt by another command; reopened it")
     }
 
     /// One line per problem with a file: the same words about the same file again within ten

@@ -28,8 +28,10 @@ struct DurableBatchTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let names = (0..<300).map { "file\($0).json" }
         for name in names.prefix(150) { try Data("old \(name)".utf8).write(to: dir.appendingPathComponent(name)) }
-        let files = names.map { (data: Data("new \($0), longer than the old".utf8), url: dir.appendingPathComponent($0)) }
-        try AtomicFile.writeDurably(files, flushingEachFile: flushingEachFile)
+        let files = names.map { (data: Data("new \($0), longer than the old".utf8), name: $0) }
+        try AtomicFile.withFolder(dir.path) { folder in
+            try AtomicFile.writeDurably(files, inFolder: folder, shownAs: dir.path, flushingEachFile: flushingEachFile)
+        }
         for name in names {
             #expect(try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8) == "new \(name), longer than the old")
         }

@@ -97,6 +97,35 @@ struct WatcherTests {
         #expect(!w.log.contains("added \(b)"))
     }
 
+    /// `rebuild` from another shell while `watch` runs puts a new index file in place of the one
+    /// the watcher holds open. Before, the watcher went on writing into the deleted file: a photo
+    /// dropped afterwards was lost to every other command, got a second id after a restart, left
+    /// an orphan sidecar, and its user album lost it.
+    @Test func rebuildWhileWatchingLosesNothing() throws {
+        let w = try Watched.start()
+        defer { w.stop() }
+        let kept = try #require(try w.id(w.sampleJPEGs[0]))
+        #expect(try w.cli.run(["rebuild"]).status == 0)
+        try w.write("After rebuild/new.jpg", w.distinctJPEG(41))
+        try w.waitUntilIndexEqualsDisk()
+        try w.waitForLog("the index was rebuilt by another command; reopened it")
+        let newID = try #require(try w.id("After rebuild/new.jpg"))
+        #expect(try w.id(w.sampleJPEGs[0]) == kept)
+        #expect(try w.cli.run(["album", "create", "After", newID, kept]).status == 0)
+        // A rename seen by the watcher lands in the index everyone reads.
+        try w.rename("After rebuild/new.jpg", "After rebuild/renamed.jpg")
+        try w.waitUntilIndexEqualsDisk()
+        #expect(try w.id("After rebuild/renamed.jpg") == newID)
+        w.stop()
+        // After the watch: one sidecar per asset, the same ids from a fresh scan, the album whole.
+        #expect(try w.cli.run(["scan"]).status == 0)
+        #expect(try w.id("After rebuild/renamed.jpg") == newID)
+        let doctor = try w.cli.run(["doctor"])
+        #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+        let album = try w.cli.json(["album", "show", "After"]) as? [String: Any] ?? [:]
+        #expect((album["entries"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } == [newID, kept])
+    }
+
     @Test func slowWriterIsIndexedOnceComplete() throws {
         let w = try Watched.start()
         defer { w.stop() }

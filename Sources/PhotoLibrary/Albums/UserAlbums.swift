@@ -32,6 +32,8 @@ public struct UserAlbums: Sendable {
     public init(library: Library) { self.library = library }
 
     var folder: URL { library.stateFolder.appendingPathComponent("albums", isDirectory: true) }
+    /// `folder`, relative to the library.
+    static let stateFolder = LibraryLayout.stateFolder + "/albums"
     func url(_ id: String) -> URL { folder.appendingPathComponent(id + ".json") }
 
     /// Names a user album cannot have: the generated albums' folders.

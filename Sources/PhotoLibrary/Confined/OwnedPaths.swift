@@ -35,6 +35,16 @@ public enum OwnedPaths {
         return out
     }
 
+    /// Throws `.unsafeLayout` when `.shoebox` or the index file `name` (with its -wal and -shm)
+    /// is a link or of the wrong kind: SQLite opens them by path. Cheap (four `lstat`s): every
+    /// command that opens the index, readers too, checks them.
+    static func checkIndexFiles(_ library: Library, named name: String) throws {
+        let paths = [(LibraryLayout.stateFolder, true)] + ["", "-wal", "-shm"].map { (LibraryLayout.stateFolder + "/" + name + $0, false) }
+        for (path, folder) in paths {
+            if let p = problem(library, path, wantFolder: folder) { throw ShoeboxError(.unsafeLayout, p) }
+        }
+    }
+
     /// Throws `.unsafeLayout` naming the first owned path that is a link or of the wrong kind.
     public static func check(_ library: Library) throws {
         if let first = problems(in: library).first { throw ShoeboxError(.unsafeLayout, first) }

@@ -11,30 +11,73 @@ public final class Index: @unchecked Sendable {
     /// Set when the index was opened read-only because the library cannot be written (read-only
     /// mount, full disk): reads work, and the first write fails with `readOnlyReason`.
     public let readOnlyReason: ShoeboxError?
+    /// The index file's identity when it was opened: `rebuild` puts a new file in its place,
+    /// which a long-lived writer (`watch`) must notice (`isReplacedOnDisk`).
+    let openedFile: FileStat?
+    /// The index file, relative to the library.
+    let relativePath: String
+    /// `.shoebox`, open for the index's whole life. SQLite opens by path: each connection (the
+    /// pool opens readers later, as they are needed) is given `/proc/self/fd/N/index.sqlite`,
+    /// which it resolves through this descriptor to the real folder's path at that moment, and
+    /// opens the -wal and -shm beside what it found. Declared after `pool`, so released after it.
+    private let stateFolder: OpenFolder
 
     public init(library: Library, path: URL? = nil) throws {
         self.library = library
         let url = path ?? library.indexURL
+        relativePath = LibraryLayout.stateFolder + "/" + url.lastPathComponent
+        // SQLite opens by path: the folder and files on the way must be Shoebox's own, not links
+        // to somewhere else, or its -wal and -shm files would be written there.
+        try OwnedPaths.checkIndexFiles(library, named: url.lastPathComponent)
+        stateFolder = try OpenFolder(LibraryLayout.stateFolder, in: library)
+        let sqlitePath = stateFolder.pathForSQLite(url.lastPathComponent) ?? url.path
         var config = Configuration()
         // A CLI command run while `watch` writes must wait its turn, not fail with "database is locked".
         config.busyMode = .timeout(15)
         config.label = "shoebox-index"
         // `list --place reykjavik` finds "Reykjavík": SQLite's NOCASE folds ASCII case only.
         config.prepareDatabase { db in db.add(function: Index.fold) }
-        do {
-            let writable = try DatabasePool(path: url.path, configuration: config)
-            try Index.migrator.migrate(writable)
-            pool = writable
-            readOnlyReason = nil
-        } catch {
-            // Opening a WAL database for writing writes (the -wal and -shm files, a migration
-            // check). On a read-only mount or a full disk, reading the index is still worth having.
-            guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
-                throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
-            }
-            pool = try Index.openReadOnly(url, config: config, because: problem)
+        // A library that cannot be written (read-only mount, full disk) is read through a
+        // read-only connection from the start: SQLite may open a WAL database "for writing" on
+        // a read-only mount and fail only at the first write.
+        if let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) {
+            pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, because: problem)
             readOnlyReason = problem
+        } else {
+            do {
+                let writable = try DatabasePool(path: sqlitePath, configuration: config)
+                try Index.migrator.migrate(writable)
+                pool = writable
+                readOnlyReason = nil
+            } catch {
+                // Opening a WAL database for writing writes (the -wal and -shm files, a migration
+                // check). When that fails because the disk just filled, reading is still worth having.
+                guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
+                    throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
+                }
+                pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, because: problem)
+                readOnlyReason = problem
+            }
         }
+        openedFile = try Index.verifyOpened(URL(fileURLWithPath: sqlitePath), relative: relativePath, in: library)
+    }
+
+    /// The file SQLite opened by path is the one reached without following any link (a folder
+    /// swapped for a link while it opened would make them differ); its identity.
+    private static func verifyOpened(_ url: URL, relative: String, in library: Library) throws -> FileStat? {
+        let confined = try library.files.lstat(relative)
+        guard let confined, let followed = FileStat.followingLinks(url.path),
+              confined.device == followed.device, confined.inode == followed.inode else {
+            throw ShoeboxError(.unsafeLayout, "\(url.path) changed while it was opened (a folder on the way was swapped); run the command again")
+        }
+        return confined
+    }
+
+    /// Whether another file now stands where this index was opened (`rebuild` replaced it).
+    public func isReplacedOnDisk() -> Bool {
+        guard let openedFile else { return false }
+        guard let now = try? library.files.lstat(relativePath) else { return true }
+        return now.device != openedFile.device || now.inode != openedFile.inode
     }
 
     /// `mode=ro` reads the WAL through an existing -shm (a crash may have left committed pages

@@ -34,7 +34,7 @@ extension Library {
         var report = RebuildReport()
         // Build beside the old index and swap, so a failed rebuild leaves the old index usable.
         let fresh = stateFolder.appendingPathComponent("index.rebuild.sqlite")
-        for suffix in ["", "-wal", "-shm"] { unlink(fresh.path + suffix) }
+        try files.removeFiles(["", "-wal", "-shm"].map { fresh.lastPathComponent + $0 }, inFolder: LibraryLayout.stateFolder)
         let sidecars = SidecarStore(library: self)
         let all = sidecars.all { report.badSidecars.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
         report.sidecars = all.count
@@ -44,11 +44,13 @@ extension Library {
             // Everything into the main file before it is renamed: the WAL is named after the old name.
             try index.close()
         }
-        for suffix in ["-wal", "-shm"] { unlink(indexURL.path + suffix) }
-        guard rename(fresh.path, indexURL.path) == 0 else {
-            throw ShoeboxError(.io, "cannot replace \(indexURL.path): \(ShoeboxError.errnoText())")
+        try files.withFolder(LibraryLayout.stateFolder) { dir in
+            for suffix in ["-wal", "-shm"] { unlinkat(dir, indexURL.lastPathComponent + suffix, 0) }
+            guard renameat(dir, fresh.lastPathComponent, dir, indexURL.lastPathComponent) == 0 else {
+                throw ShoeboxError(.io, "cannot replace \(indexURL.path): \(ShoeboxError.errnoText())")
+            }
+            fsync(dir)
         }
-        AtomicFile.syncDirectory(stateFolder.path)
         let index = try Index(library: self)
         report.scan = try Scanner(library: self, index: index, options: options, now: now).scan(progress: progress)
         return report

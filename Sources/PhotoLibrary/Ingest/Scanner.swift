@@ -108,9 +108,9 @@ public final class Scanner {
     /// Phase 1: a crashed batch replayed, dead writers' temporaries removed, an empty index refilled.
     private func prepare(_ report: inout ScanReport) throws {
         try writer.recoverUnfinishedBatch()
-        for folder in [library.stateFolder.path, library.sidecarFolder.path, UserAlbums(library: library).folder.path,
-                       recentlyDeleted().infoFolder] {
-            AtomicFile.removeTemporariesOfDeadWriters(in: folder)
+        for folder in [LibraryLayout.stateFolder, LibraryLayout.sidecarsFolder, UserAlbums.stateFolder,
+                       RecentlyDeleted.folderName + "/info"] where library.files.exists(folder) {
+            try library.files.withFolder(folder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
         }
         if try index.count() == 0 {
             // An empty index beside sidecars was deleted or lost: refill it, or every file would get a new id.

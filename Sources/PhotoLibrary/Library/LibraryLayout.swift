@@ -7,6 +7,8 @@
 public enum LibraryLayout {
     /// The index, sidecars, config and lock.
     public static let stateFolder = ".shoebox"
+    /// One sidecar per asset, `<id>.json`: the truth the index is rebuilt from.
+    public static let sidecarsFolder = ".shoebox/sidecars"
     /// Generated albums: folders of links, never originals.
     public static let albumsFolder = "Albums"
     /// The freedesktop trash.

@@ -97,7 +97,7 @@ public final class RecentlyDeleted {
 
     /// Writes (or replaces) `info/<name>.trashinfo`.
     func writeInfo(_ info: TrashInfo, as name: String) throws {
-        try AtomicFile.write(Data(info.render().utf8), to: URL(fileURLWithPath: infoPath(name)))
+        try library.files.writeAtomically(Data(info.render().utf8), to: RecentlyDeleted.infoRelative(name))
     }
 
     // MARK: Retention

@@ -81,8 +81,7 @@ public final class AssetWriter {
     /// other order would leave sidecars that nothing in the index claims, for good.
     func forget(_ ids: [AssetID]) throws {
         guard !ids.isEmpty else { return }
-        for id in ids { unlink(library.sidecarURL(for: id).path) }
-        AtomicFile.syncDirectory(library.sidecarFolder.path)
+        try library.files.removeFiles(ids.map(SidecarStore.fileName(of:)), inFolder: LibraryLayout.sidecarsFolder)
         try index.delete(ids)
         generationAfterLastWrite = try index.generation()
         didForget?(ids)

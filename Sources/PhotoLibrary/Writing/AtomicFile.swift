@@ -6,52 +6,72 @@ import Glibc
 
 /// Whole-file writes that a crash can never leave half-done: write a temporary file beside the
 /// target, flush it, rename it over the target. Readers see the old file or the new one.
+///
+/// Every write is done inside an open folder (`openat`, `renameat`, `O_NOFOLLOW`), so a folder
+/// swapped for a link while a batch is written cannot send it elsewhere. Inside a library the
+/// folder is opened through `library.files` (`LibraryFiles.writeAtomically`/`writeDurably`),
+/// which follows no link at any component; the `URL` forms are for files outside a library.
 public enum AtomicFile {
     /// With `sync: false` the data is not flushed before the rename; the caller promises a
     /// `syncFileSystem` before it relies on the file, which costs one flush instead of one per file.
     public static func write(_ data: Data, to url: URL, sync: Bool = true) throws {
-        let dir = url.deletingLastPathComponent().path
-        let temporary = try Temporary(for: url, holding: data)
+        let folder = url.deletingLastPathComponent().path
+        try withFolder(folder) { try write(data, named: url.lastPathComponent, inFolder: $0, shownAs: folder, sync: sync) }
+    }
+
+    /// `write` of `name` inside the open folder `folderFD` (`shownAs` names it in messages).
+    static func write(_ data: Data, named name: String, inFolder folderFD: Int32, shownAs folder: String, sync: Bool) throws {
+        let temporary = try Temporary(name, in: folderFD, shownAs: folder, holding: data)
         defer { temporary.discard() }
         if sync { try temporary.flushData() }
         try temporary.rename()
-        if sync { syncDirectory(dir) }
+        if sync { fsync(folderFD) }
     }
 
     /// Writes a batch of files, each replaced whole, all durable on return, without waiting for
     /// anybody else's data as `syncFileSystem` does (a scan during a 3 GB copy ran 7× slower).
     /// Every temporary is written and its write-back started; once each one's data is on disk
-    /// they are renamed over their targets and each folder is flushed once. A crash at any
+    /// they are renamed over their targets and the folder is flushed once. A crash at any
     /// instant leaves each target old or new and complete. On an error the targets renamed so far
-    /// hold their new version and the others their old one. The files are on one file system.
+    /// hold their new version and the others their old one. The files are in one folder.
     public static func writeDurably(_ files: [(data: Data, url: URL)]) throws {
         guard let first = files.first else { return }
         let folder = first.url.deletingLastPathComponent().path
-        try writeDurably(files, flushingEachFile: syncFileRange == nil || !journalsMetadataInOrder(folder))
+        precondition(files.allSatisfy { $0.url.deletingLastPathComponent().path == folder }, "writeDurably: one folder a batch")
+        try withFolder(folder) { fd in
+            try writeDurably(files.map { (data: $0.data, name: $0.url.lastPathComponent) }, inFolder: fd, shownAs: folder)
+        }
     }
 
-    /// `writeDurably`, choosing how the data is waited for (see `journalsMetadataInOrder`).
-    static func writeDurably(_ files: [(data: Data, url: URL)], flushingEachFile: Bool) throws {
+    /// `writeDurably` inside the open folder `folderFD`, choosing how the data is waited for.
+    static func writeDurably(_ files: [(data: Data, name: String)], inFolder folderFD: Int32, shownAs folder: String,
+                             flushingEachFile: Bool? = nil) throws {
+        guard !files.isEmpty else { return }
+        let eachFile = flushingEachFile ?? (syncFileRange == nil || !journalsMetadataInOrder(folderFD))
         // At most this many temporaries open at once: a batch never runs out of descriptors.
         let chunk = 256
-        var folders = Set<String>()
         for start in stride(from: 0, to: files.count, by: chunk) {
             var temporaries: [Temporary] = []
             defer { for t in temporaries { t.discard() } }
-            for (data, url) in files[start..<min(start + chunk, files.count)] {
-                let t = try Temporary(for: url, holding: data)
+            for (data, name) in files[start..<min(start + chunk, files.count)] {
+                let t = try Temporary(name, in: folderFD, shownAs: folder, holding: data)
                 temporaries.append(t)
                 t.startWriteBack()
             }
             for t in temporaries {
-                try flushingEachFile ? t.flushData() : t.waitForWriteBack()
+                try eachFile ? t.flushData() : t.waitForWriteBack()
             }
-            for t in temporaries {
-                try t.rename()
-                folders.insert(t.folder)
-            }
+            for t in temporaries { try t.rename() }
         }
-        for folder in folders.sorted() { try syncDirectoryOrThrow(folder) }
+        if fsync(folderFD) != 0 { throw ShoeboxError(.io, "cannot flush \(folder) to disk: \(ShoeboxError.errnoText())") }
+    }
+
+    /// Runs `body` with the folder at `path` open (outside a library: the path is followed as given).
+    static func withFolder<T>(_ path: String, _ body: (Int32) throws -> T) throws -> T {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ShoeboxError(.io, "cannot open \(path): \(ShoeboxError.errnoText())") }
+        defer { close(fd) }
+        return try body(fd)
     }
 
     /// Whether a file's data, once written, is made durable by the next journal commit of its
@@ -61,8 +81,13 @@ public enum AtomicFile {
     /// a journaled ext4 that costs one commit per file, each waiting for other writers' data).
     /// Found in /proc/self/mountinfo by the folder's device.
     static func journalsMetadataInOrder(_ folder: String) -> Bool {
+        (try? withFolder(folder) { journalsMetadataInOrder($0) }) ?? false
+    }
+
+    /// `journalsMetadataInOrder` of the open folder `folderFD`.
+    static func journalsMetadataInOrder(_ folderFD: Int32) -> Bool {
         var st = stat()
-        guard stat(folder, &st) == 0, let mounts = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else {
+        guard fstat(folderFD, &st) == 0, let mounts = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else {
             return false
         }
         let dev = UInt64(st.st_dev)
@@ -87,19 +112,23 @@ public enum AtomicFile {
         return Int(task.trimmingCharacters(in: .whitespacesAndNewlines)) != nil
     }
 
-    /// A new file beside `target` holding the whole data, open until it is renamed or discarded.
+    /// A new file beside the target in an open folder, holding the whole data, open until it is
+    /// renamed or discarded. The folder's descriptor is borrowed: it outlives the temporary.
     final class Temporary {
+        let name: String
+        let temporaryName: String
+        /// The target as messages name it.
         let target: String
-        let folder: String
-        let path: String
+        private let folderFD: Int32
         private var fd: Int32
         private var renamed = false
 
-        init(for url: URL, holding data: Data) throws {
-            target = url.path
-            folder = url.deletingLastPathComponent().path
-            path = folder + "/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        init(_ name: String, in folderFD: Int32, shownAs folder: String, holding data: Data) throws {
+            self.name = name
+            self.folderFD = folderFD
+            target = folder + "/" + name
+            temporaryName = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+            fd = openat(folderFD, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())") }
             do { try writeAll(data) } catch {
                 discard()
@@ -144,7 +173,7 @@ public enum AtomicFile {
         func rename() throws {
             close(fd)
             fd = -1
-            guard Glibc.rename(path, target) == 0 else {
+            guard renameat(folderFD, temporaryName, folderFD, name) == 0 else {
                 throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
             }
             renamed = true
@@ -154,7 +183,7 @@ public enum AtomicFile {
         func discard() {
             if fd >= 0 { close(fd) }
             fd = -1
-            if !renamed { unlink(path) }
+            if !renamed { unlinkat(folderFD, temporaryName, 0) }
             renamed = true
         }
     }
@@ -176,26 +205,27 @@ public enum AtomicFile {
         return pid
     }
 
-    /// Deletes the temporaries in `dir` whose writer is gone: a `kill -9` (or a power cut) between
-    /// the temporary's creation and its rename leaves one behind, and nothing else would ever
-    /// remove it. They hold no photo (only Shoebox's own files are written this way). A live
-    /// writer's temporary is kept; a PID reused since costs a few bytes until the next time.
-    /// Returns the names removed.
+    /// Deletes the temporaries in the open folder `folderFD` whose writer is gone: a `kill -9`
+    /// (or a power cut) between the temporary's creation and its rename leaves one behind, and
+    /// nothing else would ever remove it. They hold no photo (only Shoebox's own files are written
+    /// this way). A live writer's temporary is kept; a PID reused since costs a few bytes until
+    /// the next time. Returns the names removed.
     @discardableResult
-    public static func removeTemporariesOfDeadWriters(in dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
+    public static func removeTemporariesOfDeadWriters(inFolder folderFD: Int32) -> [String] {
         var removed: [String] = []
-        while let entry = readdir(d) {
+        forEachDirectoryEntry(openFolder: folderFD) { entry, _ in
             // Only names that start with "." can be ours: the cheap test first (a folder of 100,000 sidecars).
-            guard entry.pointee.d_name.0 == 0x2E else { continue }
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            guard let pid = writerPID(ofTemporary: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            if unlink(dir + "/" + name) == 0 { removed.append(name) }
+            guard entry.nameBytes.first == 0x2E, let name = entry.name, let pid = writerPID(ofTemporary: name),
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { return }
+            if unlinkat(folderFD, name, 0) == 0 { removed.append(name) }
         }
         return removed
+    }
+
+    /// `removeTemporariesOfDeadWriters` of the folder at `dir` (outside a library).
+    @discardableResult
+    public static func removeTemporariesOfDeadWriters(in dir: String) -> [String] {
+        (try? withFolder(dir) { removeTemporariesOfDeadWriters(inFolder: $0) }) ?? []
     }
 
     /// Makes a rename durable: the directory entry itself must reach the disk.

@@ -8,20 +8,21 @@ import Glibc
 /// to refresh from their sidecars, so the index never disagrees with the truth on disk.
 struct ScanJournal {
     let library: Library
-    var url: URL { library.stateFolder.appendingPathComponent("journal.json") }
+    var url: URL { library.stateFolder.appendingPathComponent(Self.name) }
+    static let name = "journal.json"
 
     func begin(_ ids: [AssetID]) throws {
         let data = try JSONEncoder().encode(ids)
-        try AtomicFile.writeDurably([(data: data, url: url)])
+        try library.files.writeDurably([(data: data, name: Self.name)], inFolder: LibraryLayout.stateFolder)
     }
 
     func end() {
-        unlink(url.path)
+        try? library.files.removeFiles([Self.name], inFolder: LibraryLayout.stateFolder)
     }
 
     /// Replays an unfinished batch: each named sidecar that exists goes into the index as it is.
     func recover(into index: Index, sidecars: SidecarStore) throws {
-        guard let data = try? Data(contentsOf: url) else { return }
+        guard let data = try? library.files.contents(of: LibraryLayout.stateFolder + "/" + Self.name) else { return }
         let ids = (try? JSONDecoder().decode([AssetID].self, from: data)) ?? []
         var assets: [Asset] = []
         for id in ids {

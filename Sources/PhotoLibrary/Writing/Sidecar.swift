@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `.shoebox/sidecars/<id>.json`: the durable truth about one asset (the index is only a cache).
 /// It holds enough to rebuild the index without re-reading a single photo: identity, last path,
@@ -24,8 +27,13 @@ public struct SidecarStore: Sendable {
 
     public func write(_ asset: Asset, sync: Bool) throws {
         let data = try ShoeboxJSON.makeEncoder(pretty: true).encode(Sidecar(asset: asset))
-        try AtomicFile.write(data, to: library.sidecarURL(for: asset.id), sync: sync)
+        try library.files.writeAtomically(data, to: Self.path(of: asset.id), sync: sync)
     }
+
+    /// The sidecar's path in the library.
+    static func path(of id: AssetID) -> String { LibraryLayout.sidecarsFolder + "/" + fileName(of: id) }
+
+    static func fileName(of id: AssetID) -> String { id.rawValue + ".json" }
 
     /// Writes the sidecars of `assets`, each replaced whole, all of them on disk when it returns:
     /// an index row saved afterwards never names a sidecar a power cut could take back. A crash
@@ -33,13 +41,17 @@ public struct SidecarStore: Sendable {
     public func writeBatch(_ assets: [Asset]) throws {
         let encoder = ShoeboxJSON.makeEncoder(pretty: true)
         let files = try assets.map { asset in
-            (data: try encoder.encode(Sidecar(asset: asset)), url: library.sidecarURL(for: asset.id))
+            (data: try encoder.encode(Sidecar(asset: asset)), name: Self.fileName(of: asset.id))
         }
-        try AtomicFile.writeDurably(files)
+        try library.files.writeDurably(files, inFolder: LibraryLayout.sidecarsFolder)
     }
 
+    /// The sidecar of `id`; throws when it is missing or not valid.
     public func read(_ id: AssetID) throws -> Sidecar {
-        try decode(Data(contentsOf: library.sidecarURL(for: id)), name: id.rawValue + ".json")
+        guard let data = try library.files.contents(of: Self.path(of: id)) else {
+            throw ShoeboxError(.io, "sidecar \(Self.fileName(of: id)) is missing")
+        }
+        return try decode(data, name: Self.fileName(of: id))
     }
 
     public func decode(_ data: Data, name: String) throws -> Sidecar {
@@ -62,20 +74,34 @@ public struct SidecarStore: Sendable {
 
     /// Every sidecar on disk; unreadable ones are reported through `problem`, not fatal.
     public func all(problem: (String) -> Void) -> [Sidecar] {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: library.sidecarFolder.path) else { return [] }
+        var named: [(name: String, data: Data?)] = []
+        let folder = library.root.path + "/" + LibraryLayout.sidecarsFolder
+        do {
+            try library.files.forEachEntry(in: LibraryLayout.sidecarsFolder) { entry, dir in
+                guard let name = entry.name, name.hasSuffix(".json"), !name.hasPrefix(".") else { return }
+                // Never through a link: a sidecar pointing at a file outside is reported, not read.
+                let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                defer { if fd >= 0 { close(fd) } }
+                guard fd >= 0 else { return problem("\(folder)/\(name): \(ShoeboxError.errnoText())") }
+                do { named.append((name, try LibraryFiles.readAll(fd, shownAs: folder + "/" + name, limit: 64 << 20))) } catch {
+                    problem("\(error)")
+                }
+            }
+        } catch {
+            problem("\(error)")
+        }
         var out: [Sidecar] = []
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let url = library.sidecarFolder.appendingPathComponent(name)
+        for (name, data) in named.sorted(by: { $0.name < $1.name }) {
+            guard let data else { continue }
             do {
-                let sidecar = try decode(Data(contentsOf: url), name: name)
-                guard sidecar.asset.id.rawValue + ".json" == name else {
-                    problem("\(url.path): holds id \(sidecar.asset.id), not the one its name says; ignored")
+                let sidecar = try decode(data, name: name)
+                guard Self.fileName(of: sidecar.asset.id) == name else {
+                    problem("\(folder)/\(name): holds id \(sidecar.asset.id), not the one its name says; ignored")
                     continue
                 }
                 out.append(sidecar)
             } catch {
-                problem("\(url.path): \(error)")
+                problem("\(folder)/\(name): \(error)")
             }
         }
         return out

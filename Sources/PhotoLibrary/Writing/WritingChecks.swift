@@ -5,8 +5,10 @@ import GRDB
 struct SidecarsMatchIndexCheck: DoctorCheck {
     func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
         let library = context.library
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: library.sidecarFolder.path)) ?? []
-        let sidecarIDs = Set(names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(5)) })
+        var sidecarIDs = Set<String>()
+        try? library.files.forEachEntry(in: LibraryLayout.sidecarsFolder) { entry, _ in
+            if let name = entry.name, name.hasSuffix(".json"), !name.hasPrefix(".") { sidecarIDs.insert(String(name.dropLast(5))) }
+        }
         let indexIDs = Set(try context.index.read { db in try String.fetchAll(db, sql: "SELECT id FROM asset") })
         let noSidecar = indexIDs.subtracting(sidecarIDs).count
         let noRow = sidecarIDs.subtracting(indexIDs).count

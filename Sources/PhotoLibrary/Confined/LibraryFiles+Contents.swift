@@ -1,0 +1,113 @@
+import CSystem
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading and writing Shoebox's own files (sidecars, the journal, `.trashinfo` files, the
+/// config) inside the library, each folder reached without following a link: a folder swapped
+/// for a link while a batch is written makes the write fail instead of landing outside.
+extension LibraryFiles {
+    /// Replaces the file `relative` whole (`AtomicFile`: a temporary beside it, renamed over it).
+    public func writeAtomically(_ data: Data, to relative: String, sync: Bool = true) throws {
+        try withFolder(LibraryPath.parent(relative), creating: true) { folder in
+            try AtomicFile.write(data, named: LibraryPath.leaf(relative), inFolder: folder, shownAs: shown(LibraryPath.parent(relative)), sync: sync)
+        }
+    }
+
+    /// Replaces a batch of files of the folder `relative` whole, all durable on return
+    /// (`AtomicFile.writeDurably`).
+    public func writeDurably(_ files: [(data: Data, name: String)], inFolder relative: String) throws {
+        guard !files.isEmpty else { return }
+        try withFolder(relative, creating: true) { folder in
+            try AtomicFile.writeDurably(files, inFolder: folder, shownAs: shown(relative))
+        }
+    }
+
+    /// The bytes of the regular file `relative` (never a link), or nil when it is not there.
+    /// At most `limit` bytes: a file grown past what Shoebox ever writes there is refused.
+    public func contents(of relative: String, limit: Int = 64 << 20) throws -> Data? {
+        let fd = try withFolder(LibraryPath.parent(relative)) { folder -> Int32 in
+            let fd = shoebox_open_beneath(folder, LibraryPath.leaf(relative), O_RDONLY, 0)
+            if fd < 0 && errno != ENOENT { throw failure(relative, errno) }
+            return fd
+        }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return try Self.readAll(fd, shownAs: shown(relative), limit: limit)
+    }
+
+    /// Deletes the files `names` of the folder `relative` (absent ones are not an error), then
+    /// flushes the folder.
+    public func removeFiles(_ names: [String], inFolder relative: String) throws {
+        guard !names.isEmpty else { return }
+        try withFolder(relative) { folder in
+            for name in names where unlinkat(folder, name, 0) != 0 && errno != ENOENT {
+                throw failure(relative + "/" + name, errno)
+            }
+            fsync(folder)
+        }
+    }
+
+    /// Calls `body` with each entry of the folder `relative` and the folder's descriptor, the
+    /// folder reached without following links. False when it is not there.
+    @discardableResult
+    public func forEachEntry(in relative: String, _ body: (DirectoryEntry, Int32) throws -> Void) throws -> Bool {
+        guard relative.isEmpty || exists(relative) else { return false }
+        return try withFolder(relative) { folder in try forEachDirectoryEntry(openFolder: folder, body) }
+    }
+
+    /// Whether anything (a link included) is at `relative`; false when a folder on the way is a link.
+    func exists(_ relative: String) -> Bool {
+        ((try? lstat(relative)) ?? nil) != nil
+    }
+
+    /// The library path of `relative` as messages show it.
+    func shown(_ relative: String) -> String {
+        relative.isEmpty ? root : root + "/" + relative
+    }
+
+    /// Reads the open file `fd` to its end (at most `limit` bytes).
+    static func readAll(_ fd: Int32, shownAs path: String, limit: Int) throws -> Data {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ShoeboxError(.io, "cannot read \(path): \(ShoeboxError.errnoText())") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ShoeboxError(.unsafeLayout, "\(path) is not a regular file") }
+        guard Int(st.st_size) <= limit else { throw ShoeboxError(.io, "\(path) is \(st.st_size) bytes, more than Shoebox ever writes there; move it away") }
+        var data = Data(count: Int(st.st_size))
+        var count = 0
+        while true {
+            if count == data.count {
+                guard data.count < limit else { break }
+                data.count = min(limit, max(4096, data.count * 2))
+            }
+            let n = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw ShoeboxError(.io, "cannot read \(path): \(ShoeboxError.errnoText())") }
+            if n == 0 { break }
+            count += n
+        }
+        return data.prefix(count)
+    }
+}
+
+/// A folder of the library kept open (reached without following links) for a library that
+/// opens files by path — SQLite — through `/proc/self/fd/N/name`: that path is resolved through
+/// the open folder (SQLite turns it into the folder's real path when a connection opens), so a
+/// folder swapped for a link after it was opened is not followed.
+final class OpenFolder: @unchecked Sendable {
+    let fd: Int32
+
+    init(_ relative: String, in library: Library) throws {
+        fd = try library.files.withFolder(relative) { dup($0) }
+        guard fd >= 0 else { throw ShoeboxError(.io, "cannot open \(library.root.path)/\(relative): \(ShoeboxError.errnoText())") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    /// The path of `name` in this folder through `/proc/self/fd`; nil where /proc is not mounted.
+    func pathForSQLite(_ name: String) -> String? {
+        let path = "/proc/self/fd/\(fd)"
+        return access(path, F_OK) == 0 ? path + "/" + name : nil
+    }
+
+    deinit { close(fd) }
+}
