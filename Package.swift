@@ -34,6 +34,9 @@ let package = Package(
         // POSIX/Linux calls Glibc's module lacks (fts, syncfs).
         .target(name: "CSystem"),
 
+        // SQLite's file calls below a library resolved without following links (the index).
+        .target(name: "CConfinedSQLite", dependencies: ["CSystem"], linkerSettings: [.linkedLibrary("sqlite3")]),
+
         // Reads what a file says about itself: format, dimensions, dates, GPS, people.
         .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif"]),
 
@@ -42,7 +45,7 @@ let package = Package(
 
         // The library folder: ids, index, sidecars, scanner.
         .target(name: "PhotoLibrary", dependencies: [
-            "Metadata", "CSystem", "Places",
+            "Metadata", "CSystem", "CConfinedSQLite", "Places",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

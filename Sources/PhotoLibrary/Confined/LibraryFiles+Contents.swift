@@ -89,25 +89,3 @@ extension LibraryFiles {
         return data.prefix(count)
     }
 }
-
-/// A folder of the library kept open (reached without following links) for a library that
-/// opens files by path — SQLite — through `/proc/self/fd/N/name`: that path is resolved through
-/// the open folder (SQLite turns it into the folder's real path when a connection opens), so a
-/// folder swapped for a link after it was opened is not followed.
-final class OpenFolder: @unchecked Sendable {
-    let fd: Int32
-
-    init(_ relative: String, in library: Library) throws {
-        fd = try library.files.withFolder(relative) { dup($0) }
-        guard fd >= 0 else { throw ShoeboxError(.io, "cannot open \(library.root.path)/\(relative): \(ShoeboxError.errnoText())") }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-
-    /// The path of `name` in this folder through `/proc/self/fd`; nil where /proc is not mounted.
-    func pathForSQLite(_ name: String) -> String? {
-        let path = "/proc/self/fd/\(fd)"
-        return access(path, F_OK) == 0 ? path + "/" + name : nil
-    }
-
-    deinit { close(fd) }
-}

@@ -16,11 +16,9 @@ public final class Index: @unchecked Sendable {
     let openedFile: FileStat?
     /// The index file, relative to the library.
     let relativePath: String
-    /// `.shoebox`, open for the index's whole life. SQLite opens by path: each connection (the
-    /// pool opens readers later, as they are needed) is given `/proc/self/fd/N/index.sqlite`,
-    /// which it resolves through this descriptor to the real folder's path at that moment, and
-    /// opens the -wal and -shm beside what it found. Declared after `pool`, so released after it.
-    private let stateFolder: OpenFolder
+    /// SQLite's file calls on the library confined for the index's whole life (the pool opens
+    /// reader connections as they are needed). Declared after `pool`, so released after it.
+    private let confinement: ConfinedSQLite
 
     public init(library: Library, path: URL? = nil) throws {
         self.library = library
@@ -29,8 +27,8 @@ public final class Index: @unchecked Sendable {
         // SQLite opens by path: the folder and files on the way must be Shoebox's own, not links
         // to somewhere else, or its -wal and -shm files would be written there.
         try OwnedPaths.checkIndexFiles(library, named: url.lastPathComponent)
-        stateFolder = try OpenFolder(LibraryLayout.stateFolder, in: library)
-        let sqlitePath = stateFolder.pathForSQLite(url.lastPathComponent) ?? url.path
+        confinement = try ConfinedSQLite(library)
+        let sqlitePath = confinement.path(relativePath)
         var config = Configuration()
         // A CLI command run while `watch` writes must wait its turn, not fail with "database is locked".
         config.busyMode = .timeout(15)
@@ -59,18 +57,7 @@ public final class Index: @unchecked Sendable {
                 readOnlyReason = problem
             }
         }
-        openedFile = try Index.verifyOpened(URL(fileURLWithPath: sqlitePath), relative: relativePath, in: library)
-    }
-
-    /// The file SQLite opened by path is the one reached without following any link (a folder
-    /// swapped for a link while it opened would make them differ); its identity.
-    private static func verifyOpened(_ url: URL, relative: String, in library: Library) throws -> FileStat? {
-        let confined = try library.files.lstat(relative)
-        guard let confined, let followed = FileStat.followingLinks(url.path),
-              confined.device == followed.device, confined.inode == followed.inode else {
-            throw ShoeboxError(.unsafeLayout, "\(url.path) changed while it was opened (a folder on the way was swapped); run the command again")
-        }
-        return confined
+        openedFile = try library.files.lstat(relativePath)
     }
 
     /// Whether another file now stands where this index was opened (`rebuild` replaced it).

@@ -12,13 +12,6 @@ extension FileStat {
         return FileStat(st)
     }
 
-    /// `stat(2)` of `path`, links followed (where SQLite, which opens by path, ends up).
-    public static func followingLinks(_ path: String) -> FileStat? {
-        var st = Glibc.stat()
-        guard fstatat(AT_FDCWD, path, &st, 0) == 0 else { return nil }
-        return FileStat(st)
-    }
-
     public var isDirectory: Bool { (mode & S_IFMT) == S_IFDIR }
     public var isSymbolicLink: Bool { (mode & S_IFMT) == S_IFLNK }
 }
