@@ -20,10 +20,19 @@ int shoebox_renameat_noreplace(int fromDir, const char *from, int toDir, const c
 /// rebuilt twin in one step, so a file manager never sees half an album.
 int shoebox_rename_exchange(const char *a, const char *b);
 
+/// Swaps two names atomically (renameat2 RENAME_EXCHANGE), relative to open folders: an album
+/// folder is replaced by its rebuilt twin in one step, so a file manager never sees half an album.
+int shoebox_renameat_exchange(int dirA, const char *a, int dirB, const char *b);
+
 /// openat(2) of `path` below the folder `dirfd`, never through a symbolic link at any component
 /// and never outside that folder (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS; on kernels
 /// without it, one component at a time with O_NOFOLLOW). A link fails with ELOOP, a way out
 /// (`..`, an absolute path) with EXDEV. O_NOFOLLOW and O_CLOEXEC are always added.
 int shoebox_open_beneath(int dirfd, const char *path, int flags, unsigned mode);
+
+/// lstat(2) of `path` below the folder `dirfd`, reached as `shoebox_open_beneath` reaches it
+/// (an O_PATH descriptor): a link at the last component is described, not followed; a link at a
+/// folder on the way fails with ELOOP.
+int shoebox_lstat_beneath(int dirfd, const char *path, struct stat *st);
 
 #endif
