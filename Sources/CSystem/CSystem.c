@@ -6,14 +6,6 @@
 
 int shoebox_syncfs(int fd) { return syncfs(fd); }
 
-int shoebox_rename_noreplace(const char *from, const char *to) {
-    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
-}
-
-int shoebox_rename_exchange(const char *a, const char *b) {
-    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
-}
-
 int shoebox_renameat_exchange(int dirA, const char *a, int dirB, const char *b) {
     return renameat2(dirA, a, dirB, b, RENAME_EXCHANGE);
 }

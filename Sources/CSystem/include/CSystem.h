@@ -9,16 +9,9 @@
 /// Flushes the whole file system that holds `fd` (one flush for a batch of written files).
 int shoebox_syncfs(int fd);
 
-/// rename(2) that fails with EEXIST instead of replacing `to` (renameat2 RENAME_NOREPLACE):
-/// a restore or a trash move never overwrites a file.
-int shoebox_rename_noreplace(const char *from, const char *to);
-
-/// renameat2 RENAME_NOREPLACE relative to open folders: an album link renamed in place.
+/// renameat2 RENAME_NOREPLACE relative to open folders: fails with EEXIST instead of replacing
+/// `to` (a trash move, a restore or an album link renamed in place never overwrites a file).
 int shoebox_renameat_noreplace(int fromDir, const char *from, int toDir, const char *to);
-
-/// Swaps two paths atomically (renameat2 RENAME_EXCHANGE): an album folder is replaced by its
-/// rebuilt twin in one step, so a file manager never sees half an album.
-int shoebox_rename_exchange(const char *a, const char *b);
 
 /// Swaps two names atomically (renameat2 RENAME_EXCHANGE), relative to open folders: an album
 /// folder is replaced by its rebuilt twin in one step, so a file manager never sees half an album.

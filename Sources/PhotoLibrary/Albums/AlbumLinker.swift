@@ -48,10 +48,16 @@ public struct AlbumSyncReport: Sendable {
 /// folder one step behind, or a hidden build folder, both put right by the next sync — which
 /// every scan, watch batch, trash, restore, purge and album command runs.
 ///
+/// Every file operation in `Albums/` is relative to a descriptor of `Albums/` opened through
+/// `library.files` (no link followed at any component), and of each album folder opened from it
+/// once: a folder swapped for a link while a command runs makes it fail with one line, never
+/// write, rename or delete where the link points.
+///
 /// Its work, by file: what the albums should hold (`AlbumLinker+Plan`), making the folders
 /// match (`+Sync`), what a previous pass verified (`+Stamps`), the albums that writes since
 /// touched (`AlbumChanges`, `+Incremental`), reading and writing one folder of
-/// links (`+LinkFolders`), and the `album` commands (`+UserAlbumCommands`).
+/// links (`+LinkFolders`), opening folders confined (`+OpenFolders`), and the `album` commands
+/// (`+UserAlbumCommands`).
 ///
 /// The caller holds the library's writer lock.
 public struct AlbumLinker {
@@ -61,25 +67,34 @@ public struct AlbumLinker {
 
     let library: Library
     let index: Index
+    /// `Albums/`, open for the length of `withAlbumsOpen` (-1 otherwise): every file operation on
+    /// album folders starts from it.
+    let albumsFD: Int32
 
     public init(library: Library, index: Index) {
-        self.library = library
-        self.index = index
+        self.init(library: library, index: index, albumsFD: -1)
     }
 
-    var root: String { library.root.path + "/" + AlbumLinker.folderName }
+    init(library: Library, index: Index, albumsFD: Int32) {
+        self.library = library
+        self.index = index
+        self.albumsFD = albumsFD
+    }
 
     // MARK: Symbolic link support
 
     /// Nil when the library's file system takes symbolic links; else why albums are off.
     public static func symlinkProblem(_ library: Library) -> String? {
-        let probe = library.stateFolder.path + "/.symlink-probe-\(getpid())"
-        unlink(probe)
-        if symlink("index.sqlite", probe) == 0 {
-            unlink(probe)
-            return nil
-        }
-        let e = errno
+        let probe = ".symlink-probe-\(getpid())"
+        // In `.shoebox/` reached without following a link; one that is not a folder is the
+        // owned-paths check's to report, not a reason to switch albums off.
+        let e: Int32 = (try? library.files.withFolder(".shoebox") { fd in
+            unlinkat(fd, probe, 0)
+            guard symlinkat("index.sqlite", fd, probe) == 0 else { return errno }
+            unlinkat(fd, probe, 0)
+            return 0
+        }) ?? 0
+        if e == 0 { return nil }
         if e == EPERM || e == EOPNOTSUPP || e == ENOSYS || e == EINVAL {
             return "albums are off: the file system of \(library.root.path) does not support symbolic links (exFAT, FAT and some NTFS mounts do not); the photos are indexed as usual"
         }

@@ -104,7 +104,7 @@ public struct UserAlbums: Sendable {
         if let other = allIncludingDeleted().first(where: { UserAlbums.clashKey($0.folder) == key || $0.name == trimmed }) {
             throw ShoeboxError(.invalidArgument, "an album \"\(other.name)\" already exists (Albums/\(other.folder)); use `album add`")
         }
-        if FileStat.lstat(library.root.path + "/Albums/" + folderName) != nil {
+        if try library.files.lstat(AlbumLinker.folderName + "/" + folderName) != nil {
             throw ShoeboxError(.invalidArgument, "Albums/\(folderName) already exists and is not a Shoebox album; move it away or choose another name")
         }
         var unique: [AssetID] = []
