@@ -128,7 +128,7 @@ struct AlbumConfinementTests {
         swapper.putBack()
         #expect(s.outsideTree() == before, "something outside the library changed")
         // With the folder back for good, the next sync puts the album right (a link the race
-        // left at a build folder's name is left there, never followed).
+        // left at a build folder's name is moved aside, never followed).
         #expect(throws: Never.self) { try linker.sync() }
         let want = try #require(try linker.generated().first { $0.path == "Years/2017" })
         #expect(try linker.links(of: "Years/2017") == Dictionary(uniqueKeysWithValues: want.entries.map { ($0.linkName, $0.target) }))
@@ -173,3 +173,22 @@ struct AlbumConfinementTests {
     }
 }
 
+/// Which entries of an album folder are Shoebox's, and the names what is not gets when moved aside.
+struct ForeignEntryRulesTests {
+    @Test func onlyLinksOfShoeboxsShapeAreShoeboxs() {
+        // Years/2024 (depth 3) and a user album (depth 2).
+        #expect(AlbumLinker.isShoeboxLink("../../../2024/IMG 1.JPG", depth: 3))
+        #expect(AlbumLinker.isShoeboxLink("../../a/...b/c.jpg", depth: 2))
+        for other in ["/home/ana/x.jpg", "../../x.jpg", "../../../../x.jpg", "../../../a/../x.jpg", "../../../a//x.jpg",
+                      "../../../", "../../../a/", "../../../.", "../../../a/./x", "../..", "x.jpg", ""] {
+            #expect(!AlbumLinker.isShoeboxLink(other, depth: 3), "\(other)")
+        }
+    }
+
+    @Test func aNameMovedAsideIsNumberedBeforeItsExtension() {
+        #expect(AlbumLinker.numbered("003 IMG_0412.JPG", 2) == "003 IMG_0412 (2).JPG")
+        #expect(AlbumLinker.numbered("notes", 3) == "notes (3)")
+        #expect(AlbumLinker.numbered(".directory", 2) == ".directory (2)")
+        #expect(AlbumLinker.numbered("a.tar.gz", 2) == "a.tar (2).gz")
+    }
+}

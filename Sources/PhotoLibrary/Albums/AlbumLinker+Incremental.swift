@@ -27,7 +27,7 @@ extension AlbumLinker {
         for path in emptied {
             albums.remove(path)
             if lstat(path)?.isDirectory == true {
-                try removeLinkFolder(path, &report)
+                try removeLinkFolder(path, keepForeign: false, &report)
                 report.foldersRemoved += 1
             }
         }

@@ -9,8 +9,9 @@ import Glibc
 extension AlbumLinker {
     /// What an album folder holds.
     struct OnDisk: Equatable {
+        /// Links Shoebox could have made (relative, up to the library, then a path in it), by name.
         var links: [String: String] = [:]
-        /// Entries that are not links: files a user put there; never deleted.
+        /// Everything else: files, folders, links of another shape. Never deleted.
         var others: [String] = []
     }
 
@@ -20,23 +21,49 @@ extension AlbumLinker {
     /// The album folder at `path` under `Albums/`, open and read; nil when there is no folder.
     func readFolder(_ path: String) throws -> Existing? {
         guard let folder = try openFolder(path) else { return nil }
-        return (folder, read(folder))
+        return (folder, read(folder, depth: AlbumLinker.depth(of: path)))
     }
 
-    /// What the open `folder` holds.
-    func read(_ folder: LinkFolder) -> OnDisk {
+    /// What the open `folder` holds; its links are Shoebox's when they climb `depth` folders
+    /// (out of `Albums/`) and then name a path in the library.
+    func read(_ folder: LinkFolder, depth: Int) -> OnDisk {
         var out = OnDisk()
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         forEachDirectoryEntry(fd: folder.fd) { entry, fd in
             guard let name = entry.name else { return }
-            // Relative to the open folder: no walk down the whole path for each of its links.
-            if let target = AlbumLinker.readLink(fd, name, buffer: &buffer) {
+            if let target = AlbumLinker.readLink(fd, name, buffer: &buffer), AlbumLinker.isShoeboxLink(target, depth: depth) {
                 out.links[name] = target
             } else {
                 out.others.append(name)
             }
         }
         return out
+    }
+
+    /// How many folders a link in the album at `path` climbs to reach the library folder.
+    static func depth(of path: String) -> Int { path.split(separator: "/").count + 1 }
+
+    /// Whether a link's text has the shape of Shoebox's: `depth` times "../", then a path inside
+    /// the library. Anything else (absolute, climbing further) is someone else's.
+    static func isShoeboxLink(_ target: String, depth: Int) -> Bool {
+        var rest = target.utf8[...]
+        for _ in 0..<depth {
+            guard rest.starts(with: "../".utf8) else { return false }
+            rest = rest.dropFirst(3)
+        }
+        // Then a path inside: no empty, "." or ".." component, no NUL (bytes: no allocation per link).
+        var length = 0, dots = 0
+        for b in rest {
+            if b == 0 { return false }
+            if b == 0x2F {
+                if length == 0 || (length == dots && dots <= 2) { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if b == 0x2E { dots += 1 }
+            }
+        }
+        return length > 0 && !(length == dots && dots <= 2)
     }
 
     /// The text of the link `name` in the folder open as `fd`; nil when it is not a link.
@@ -53,15 +80,17 @@ extension AlbumLinker {
     }
 
     /// Makes `album`'s folder hold its links; `existing` is the folder open as read (nil: there is
-    /// none). Only additions and removals: in place; anything else (a new order, a moved
-    /// original): a new folder built beside it and swapped in. Returns whether it changed anything.
+    /// none). What Shoebox did not make is moved aside first (`moveForeignAside`). Only additions
+    /// and removals: in place; anything else (a new order, a moved original): a new folder built
+    /// beside it and swapped in. Returns whether it changed anything.
     func write(_ album: AlbumFolder, existing: Existing?, _ report: inout AlbumSyncReport) throws -> Bool {
         let want = Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a })
-        guard let folder = existing?.folder, let onDisk = existing?.onDisk else {
+        guard let folder = existing?.folder, var onDisk = existing?.onDisk else {
             try rebuild(album, replacing: nil, &report)
             return true
         }
-        if onDisk.links == want { return false }
+        let movedAside = moveForeignAside(&onDisk, of: album, want: want, in: folder, &report)
+        if onDisk.links == want { return movedAside }
         if !onDisk.links.contains(where: { want[$0.key] != nil && want[$0.key] != $0.value }) {
             updateInPlace(album, in: folder, existing: onDisk, want: want, &report)
         } else {
@@ -101,7 +130,7 @@ extension AlbumLinker {
         let (parentPath, leaf) = AlbumLinker.split(album.path)
         let parent = try makeFolder(parentPath)
         let buildName = String(decoding: Array((AlbumLinker.buildPrefix + leaf).utf8.prefix(250)), as: UTF8.self)
-        if parent.lstat(buildName) != nil { try removeLinkFolder(buildName, in: parent, &report) }
+        if parent.lstat(buildName) != nil { try cleanLeftover(buildName, in: parent, &report) }
         guard mkdirat(parent.fd, buildName, 0o755) == 0, let build = try openFolder(buildName, in: parent) else {
             throw ShoeboxError(.io, "cannot create \(parent.shown(buildName)): \(ShoeboxError.errnoText())")
         }
@@ -119,9 +148,12 @@ extension AlbumLinker {
             report.problems.append("\(parent.shown(leaf)) changed while it was being rewritten; the next sync finishes it")
             return
         }
-        // A user's own files in the old folder move to the new one; then the old folder goes.
-        for name in old.onDisk.others { _ = shoebox_renameat_noreplace(old.folder.fd, name, build.fd, name) }
-        try removeLinkFolder(buildName, in: parent, &report)
+        // What the old folder held besides links moves with the album (files in a user album,
+        // a file manager's hidden files), else aside; then the old folder goes.
+        for name in old.onDisk.others where shoebox_renameat_noreplace(old.folder.fd, name, build.fd, name) != 0 {
+            rescue(name, from: old.folder, album: album.path, &report)
+        }
+        try removeLinkFolder(buildName, in: parent, album: album.path, keepForeign: false, &report)
     }
 
     /// Makes the album's links in `build`.
@@ -166,47 +198,6 @@ extension AlbumLinker {
     private func makeLink(_ e: AlbumFolder.Entry, in folder: LinkFolder, shownAs shown: LinkFolder, _ report: inout AlbumSyncReport) {
         if symlinkat(e.target, folder.fd, e.linkName) != 0 {
             report.problems.append("cannot create the link \(shown.shown(e.linkName)): \(ShoeboxError.errnoText())")
-        }
-    }
-
-    /// Removes the album folder at `path` under `Albums/` (nothing when it is absent).
-    func removeLinkFolder(_ path: String, _ report: inout AlbumSyncReport) throws {
-        let (parentPath, leaf) = AlbumLinker.split(path)
-        guard let parent = try openFolder(parentPath) else { return }
-        try removeLinkFolder(leaf, in: parent, &report)
-    }
-
-    /// Deletes the links of the folder `name` in `parent` and then the folder; anything that is
-    /// not a link stays (and so does the folder then): deleting an album never deletes a file.
-    func removeLinkFolder(_ name: String, in parent: LinkFolder, _ report: inout AlbumSyncReport) throws {
-        guard let folder = try openFolder(name, in: parent) else { return }
-        let content = read(folder)
-        for link in content.links.keys { unlinkat(folder.fd, link, 0) }
-        if !content.others.isEmpty {
-            report.problems.append("\(folder.shown()) holds files that are not album links (\(content.others.prefix(3).joined(separator: ", "))); they were left there")
-            return
-        }
-        if unlinkat(parent.fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT {
-            report.problems.append("cannot remove \(folder.shown()): \(ShoeboxError.errnoText())")
-        }
-    }
-
-    /// Build folders a crash left behind: their own files go back to their album, links go.
-    func cleanLeftovers(_ report: inout AlbumSyncReport) throws {
-        for parentPath in [""] + AlbumLinker.generatedRoots where !AlbumLinker.isTopLevelAlbum(parentPath) {
-            guard let parent = try openFolder(parentPath) else { continue }
-            for name in parent.names() where name.hasPrefix(AlbumLinker.buildPrefix) {
-                guard parent.lstat(name)?.isDirectory == true, let build = try openFolder(name, in: parent) else {
-                    report.problems.append("\(parent.shown(name)) is not a folder of Shoebox's; it was left there")
-                    continue
-                }
-                var album = String(name.dropFirst(AlbumLinker.buildPrefix.count))
-                if album.hasSuffix(".old") { album.removeLast(4) }
-                if let home = try? openFolder(album, in: parent) {
-                    for other in read(build).others { _ = shoebox_renameat_noreplace(build.fd, other, home.fd, other) }
-                }
-                try removeLinkFolder(name, in: parent, &report)
-            }
         }
     }
 }

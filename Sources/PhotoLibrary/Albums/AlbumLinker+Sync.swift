@@ -33,7 +33,7 @@ extension AlbumLinker {
         let paths = try presentPaths(of: Set(userAlbums.flatMap { $0.deleting ? [] : $0.members + $0.linked.values }))
         for album in userAlbums {
             if album.deleting {
-                try removeLinkFolder(album.folder, &report)
+                try removeLinkFolder(album.folder, keepForeign: true, &report)
                 store.erase(album)
             } else {
                 try syncUserAlbum(album, presentPaths: paths, store: store, &report)
@@ -136,7 +136,7 @@ extension AlbumLinker {
         for top in tops {
             if AlbumLinker.isTopLevelAlbum(top) {
                 if !albums.contains(top), lstat(top)?.isDirectory == true {
-                    try removeLinkFolder(top, &report)
+                    try removeLinkFolder(top, keepForeign: false, &report)
                     report.foldersRemoved += 1
                 }
                 continue
@@ -146,7 +146,7 @@ extension AlbumLinker {
             // is `cleanLeftovers`'.
             for name in holder.names() where !albums.contains(top + "/" + name) && !name.hasPrefix(AlbumLinker.buildPrefix) {
                 guard holder.lstat(name)?.isDirectory == true else { continue }
-                try removeLinkFolder(name, in: holder, &report)
+                try removeLinkFolder(name, in: holder, album: top + "/" + name, keepForeign: false, &report)
                 report.foldersRemoved += 1
             }
             unlinkat(albumsFD, top, AT_REMOVEDIR)  // only when nothing is left in it

@@ -35,8 +35,21 @@ public struct AlbumSyncReport: Sendable {
     public var albumsComputed = 0
     /// Members a user took out of an album by deleting its link by hand.
     public var removedByHand: [(album: String, id: AssetID)] = []
+    /// What Shoebox did not make, found in an album folder (a photo an editor saved through its
+    /// link, a file dropped there) and moved into `Albums/Not Shoebox's/`: paths in the library.
+    public var movedAside: [(from: String, to: String)] = []
     public var problems: [String] = []
     public init() {}
+
+    /// One line per entry moved aside, naming it and where it went.
+    public var movedAsideLines: [String] {
+        movedAside.map { "\(displayPath($0.from)): \(AlbumSyncReport.movedAsideReason(to: $0.to))" }
+    }
+
+    /// Why and where an entry was moved (the rest of `movedAsideLines`' line, after its path).
+    public static func movedAsideReason(to: String) -> String {
+        "not a link Shoebox made (a file saved through an album link?); moved to \(displayPath(to))"
+    }
 }
 
 /// Keeps `Albums/` equal to the index: generated albums (years, places, people, screenshots,
@@ -53,17 +66,23 @@ public struct AlbumSyncReport: Sendable {
 /// once: a folder swapped for a link while a command runs makes it fail with one line, never
 /// write, rename or delete where the link points.
 ///
+/// Generated album folders hold Shoebox's links only: anything else found there (a photo an
+/// editor saved through a link, a file dropped in) is moved to `Albums/Not Shoebox's/<album>/`,
+/// never deleted and never in a link's way; user album folders keep such files where they are.
+///
 /// Its work, by file: what the albums should hold (`AlbumLinker+Plan`), making the folders
 /// match (`+Sync`), what a previous pass verified (`+Stamps`), the albums that writes since
 /// touched (`AlbumChanges`, `+Incremental`), reading and writing one folder of
-/// links (`+LinkFolders`), opening folders confined (`+OpenFolders`), and the `album` commands
-/// (`+UserAlbumCommands`).
+/// links (`+LinkFolders`), opening folders confined (`+OpenFolders`), entries Shoebox did not
+/// make and build folders a crash left (`+Foreign`), and the `album` commands (`+UserAlbumCommands`).
 ///
 /// The caller holds the library's writer lock.
 public struct AlbumLinker {
     public static let folderName = "Albums"
     public static let generatedRoots = ["Years", "Places", "People", "Screenshots", "Videos"]
     static let buildPrefix = ".shoebox-build-"
+    /// Where entries Shoebox did not make are moved out of generated album folders.
+    public static let foreignFolder = "Not Shoebox's"
 
     let library: Library
     let index: Index

@@ -34,9 +34,10 @@ public struct UserAlbums: Sendable {
     var folder: URL { library.stateFolder.appendingPathComponent("albums", isDirectory: true) }
     func url(_ id: String) -> URL { folder.appendingPathComponent(id + ".json") }
 
-    /// Names a user album cannot have: the generated albums' folders.
+    /// Names a user album cannot have: the generated albums' folders, and where files Shoebox
+    /// did not make are moved out of them.
     public static func isReserved(_ folderName: String) -> Bool {
-        AlbumLinker.generatedRoots.contains { $0.caseInsensitiveCompare(folderName) == .orderedSame }
+        (AlbumLinker.generatedRoots + [AlbumLinker.foreignFolder]).contains { $0.caseInsensitiveCompare(folderName) == .orderedSame }
             || folderName.hasPrefix(AlbumLinker.buildPrefix)
     }
 
