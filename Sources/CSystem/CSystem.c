@@ -6,12 +6,8 @@
 
 int shoebox_syncfs(int fd) { return syncfs(fd); }
 
-int shoebox_rename_noreplace(const char *from, const char *to) {
-    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
-}
-
-int shoebox_rename_exchange(const char *a, const char *b) {
-    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+int shoebox_renameat_exchange(int dirA, const char *a, int dirB, const char *b) {
+    return renameat2(dirA, a, dirB, b, RENAME_EXCHANGE);
 }
 
 int shoebox_renameat_noreplace(int fromDir, const char *from, int toDir, const char *to) {
@@ -63,4 +59,14 @@ int shoebox_open_beneath(int dirfd, const char *path, int flags, unsigned mode) 
     long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
     if (fd >= 0 || errno != ENOSYS) return (int)fd;
     return open_by_components(dirfd, path, flags, mode);
+}
+
+int shoebox_lstat_beneath(int dirfd, const char *path, struct stat *st) {
+    int fd = shoebox_open_beneath(dirfd, path, O_PATH, 0);
+    if (fd < 0) return -1;
+    int result = fstat(fd, st);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
 }

@@ -375,6 +375,7 @@ public final class LibraryWatcher: @unchecked Sendable {
             for (album, id) in albums.removedByHand {
                 logger.info("took \(id) out of the album \"\(album)\": its link was deleted by hand")
             }
+            for line in albums.movedAsideLines { logger.warning("\(line)") }
             for p in albums.problems { logger.warning("\(p)") }
         }
     }

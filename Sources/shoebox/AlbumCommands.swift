@@ -18,6 +18,7 @@ struct Album: ParsableCommand {
 /// Says what the album sync could not do; albums switched off are one line, not an error.
 func reportAlbumSync(_ r: AlbumSyncReport) {
     if let off = r.off { Terminal.message(off) }
+    for line in r.movedAsideLines { Terminal.message("shoebox: warning: " + line) }
     for p in r.problems { Terminal.error(p) }
     for (album, id) in r.removedByHand { Terminal.message("took \(id) out of \"\(album)\": its link was deleted by hand") }
 }

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Testing
 @testable import PhotoLibrary
@@ -42,6 +43,26 @@ struct ConfinedFilesTests {
         #expect(try String(contentsOfFile: outside + "/a.jpg", encoding: .utf8) == "not yours")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside) == ["a.jpg"])
         #expect(FileManager.default.fileExists(atPath: dir.path + "/lib/inside/a.jpg"))
+    }
+
+    /// A folder opened once is where later calls start: what is below it is reached (and made)
+    /// from its descriptor, never through a link; a link at the end is described, not followed.
+    @Test func anOpenFolderIsAStartingPointThatNoLinkLeadsOutOf() throws {
+        let (dir, files, outside) = try scene()
+        defer { dir.remove() }
+        #expect(symlink(outside, dir.path + "/lib/inside/linked") == 0)
+        try files.withFolder("inside") { inside in
+            let deeper = try files.openFolder("a/b", beneath: inside, creating: true)
+            close(deeper)
+            #expect(throws: ShoeboxError.self) { try files.openFolder("linked", beneath: inside) }
+            #expect(throws: ShoeboxError.self) { try files.openFolder("linked/c", beneath: inside, creating: true) }
+            var st = stat()
+            #expect(shoebox_lstat_beneath(inside, "linked", &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK)
+            #expect(shoebox_lstat_beneath(inside, "linked/a.jpg", &st) != 0 && errno == ELOOP)
+            #expect(shoebox_lstat_beneath(inside, "a/b", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR)
+        }
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/lib/inside/a/b"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside) == ["a.jpg"])
     }
 
     @Test func aFileThatIsALinkIsNeitherOpenedNorTruncated() throws {

@@ -36,7 +36,7 @@ struct DoctorTests {
         // Albums: a link that leads nowhere in a generated album.
         let album = try #require(try AlbumLinker(library: library, index: index).desired().first)
         try fm.createSymbolicLink(atPath: library.root.path + "/Albums/" + album.path + "/999 gone.jpg",
-                                  withDestinationPath: "../nowhere.jpg")
+                                  withDestinationPath: String(repeating: "../", count: album.path.split(separator: "/").count + 1) + "nowhere.jpg")
         // Recently Deleted: a .trashinfo whose file is not there.
         let info = library.url(for: "Recently Deleted/info")
         try fm.createDirectory(at: info, withIntermediateDirectories: true)

@@ -49,6 +49,23 @@ struct DirectoryTests {
         #expect(!names.contains(".") && !names.contains(".."))
     }
 
+    /// A folder open as a descriptor lists the same entries each time, and stays open.
+    @Test func anOpenFolderListsAllItsEntriesEveryTime() throws {
+        let dir = try ScratchFolder()
+        defer { dir.remove() }
+        try Self.populate(dir)
+        let fd = open(dir.path, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        var lists: [[[UInt8]]] = []
+        for _ in 0..<2 {
+            var names: [[UInt8]] = []
+            #expect(forEachDirectoryEntry(fd: fd) { entry, _ in names.append(entry.nameBytes) })
+            lists.append(names.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+        #expect(lists[0].count == Self.oddNames.count + 3 && lists[0] == lists[1])
+        #expect(fcntl(fd, F_GETFD) >= 0)
+    }
+
     @Test func aFolderThatCannotBeOpenedHasNoNames() throws {
         let dir = try ScratchFolder()
         defer { dir.remove() }

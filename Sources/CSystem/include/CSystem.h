@@ -9,21 +9,23 @@
 /// Flushes the whole file system that holds `fd` (one flush for a batch of written files).
 int shoebox_syncfs(int fd);
 
-/// rename(2) that fails with EEXIST instead of replacing `to` (renameat2 RENAME_NOREPLACE):
-/// a restore or a trash move never overwrites a file.
-int shoebox_rename_noreplace(const char *from, const char *to);
-
-/// renameat2 RENAME_NOREPLACE relative to open folders: an album link renamed in place.
+/// renameat2 RENAME_NOREPLACE relative to open folders: fails with EEXIST instead of replacing
+/// `to` (a trash move, a restore or an album link renamed in place never overwrites a file).
 int shoebox_renameat_noreplace(int fromDir, const char *from, int toDir, const char *to);
 
-/// Swaps two paths atomically (renameat2 RENAME_EXCHANGE): an album folder is replaced by its
-/// rebuilt twin in one step, so a file manager never sees half an album.
-int shoebox_rename_exchange(const char *a, const char *b);
+/// Swaps two names atomically (renameat2 RENAME_EXCHANGE), relative to open folders: an album
+/// folder is replaced by its rebuilt twin in one step, so a file manager never sees half an album.
+int shoebox_renameat_exchange(int dirA, const char *a, int dirB, const char *b);
 
 /// openat(2) of `path` below the folder `dirfd`, never through a symbolic link at any component
 /// and never outside that folder (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS; on kernels
 /// without it, one component at a time with O_NOFOLLOW). A link fails with ELOOP, a way out
 /// (`..`, an absolute path) with EXDEV. O_NOFOLLOW and O_CLOEXEC are always added.
 int shoebox_open_beneath(int dirfd, const char *path, int flags, unsigned mode);
+
+/// lstat(2) of `path` below the folder `dirfd`, reached as `shoebox_open_beneath` reaches it
+/// (an O_PATH descriptor): a link at the last component is described, not followed; a link at a
+/// folder on the way fails with ELOOP.
+int shoebox_lstat_beneath(int dirfd, const char *path, struct stat *st);
 
 #endif

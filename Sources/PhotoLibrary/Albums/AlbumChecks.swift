@@ -4,46 +4,90 @@ import Glibc
 #endif
 
 /// `symlinks`: albums need symbolic links (exFAT, FAT and some NTFS mounts have none); where
-/// there are, `albums`: every album folder as the index says it should be, no link leading nowhere.
+/// there are, `albums`: every album folder as the index says it should be, no link leading
+/// nowhere; and `foreign files` (a warning): files Shoebox did not make in generated album
+/// folders, or moved from them into `Albums/Not Shoebox's/`, for the user to put somewhere.
+/// `Albums/` is read from its descriptor, as the sync writes it: no link followed.
 struct AlbumLinksCheck: DoctorCheck {
+    /// What the album folders hold besides what the index wants.
+    struct Found {
+        var stale = 0
+        var dangling = 0
+        /// Visible entries that are not Shoebox's links in generated album folders.
+        var waiting: [String] = []
+        /// Files under `Albums/Not Shoebox's/`.
+        var movedAside: [String] = []
+    }
+
     func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
         if let off = AlbumLinker.symlinkProblem(context.library) {
             return [.warning("symlinks", off)]
         }
         let linker = AlbumLinker(library: context.library, index: context.index)
         let want = try linker.desired()
-        let stale = staleFolders(want, linker, root: context.library.root.path)
-        let dangling = danglingLinks(linker, root: context.library.root.path)
-        let albums: DoctorReport.Check = stale + dangling == 0
-            ? .ok("albums", "\(want.count) albums, every link resolves")
-            : .problem("albums", "\(stale) album folders differ from the index, \(dangling) links lead nowhere", fix: context.scanCommand)
-        return [.ok("symlinks", "supported; albums can be made"), albums]
-    }
-
-    /// Album folders whose links are not the ones the index wants.
-    private func staleFolders(_ want: [AlbumFolder], _ linker: AlbumLinker, root: String) -> Int {
-        var stale = 0
-        for album in want {
-            let dir = root + "/" + AlbumLinker.folderName + "/" + album.path
-            let onDisk = linker.readFolder(dir)?.links ?? [:]
-            if onDisk != Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a }) { stale += 1 }
+        let found: Found
+        do {
+            found = try linker.withAlbumsOpen(creating: false) { look($0, want: want) }
+                ?? Found(stale: want.filter { !$0.entries.isEmpty }.count)
+        } catch {
+            // A link at `Albums/`: the owned-paths check names it.
+            return [.ok("symlinks", "supported; albums can be made"), .problem("albums", "\(error)")]
         }
-        return stale
+        let albums: DoctorReport.Check = found.stale + found.dangling == 0
+            ? .ok("albums", "\(want.count) albums, every link resolves")
+            : .problem("albums", "\(found.stale) album folders differ from the index, \(found.dangling) links lead nowhere", fix: context.scanCommand)
+        return [.ok("symlinks", "supported; albums can be made"), albums] + foreignFindings(found, context)
     }
 
-    /// Links anywhere under `Albums/` whose target does not exist.
-    private func danglingLinks(_ linker: AlbumLinker, root: String) -> Int {
-        var dangling = 0
-        var stack = [root + "/" + AlbumLinker.folderName]
-        while let dir = stack.popLast() {
-            for name in directoryNames(dir) {
-                let path = dir + "/" + name
-                var st = stat()
-                guard lstat(path, &st) == 0 else { continue }
-                if (st.st_mode & S_IFMT) == S_IFDIR { stack.append(path) }
-                else if (st.st_mode & S_IFMT) == S_IFLNK, stat(path, &st) != 0 { dangling += 1 }
+    private func foreignFindings(_ found: Found, _ context: DoctorContext) -> [DoctorReport.Check] {
+        var out: [DoctorReport.Check] = []
+        let aside = "\(AlbumLinker.folderName)/\(AlbumLinker.foreignFolder)/"
+        if !found.waiting.isEmpty {
+            out.append(.warning("foreign files", "\(found.waiting.count) files that are not Shoebox's links are in generated album folders (\(sample(found.waiting))); the next writing command moves them to \(aside)", fix: context.scanCommand))
+        }
+        if !found.movedAside.isEmpty {
+            out.append(.warning("foreign files", "\(found.movedAside.count) files Shoebox did not make were moved out of album folders into \(aside) (\(sample(found.movedAside))); move them where you want them"))
+        }
+        return out
+    }
+
+    private func sample(_ paths: [String]) -> String {
+        paths.prefix(3).map(displayPath).joined(separator: ", ") + (paths.count > 3 ? ", …" : "")
+    }
+
+    private func look(_ linker: AlbumLinker, want: [AlbumFolder]) -> Found {
+        var found = Found()
+        for album in want {
+            let existing = try? linker.readFolder(album.path)
+            let onDisk = existing?.onDisk.links ?? [:]
+            if onDisk != Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a }) { found.stale += 1 }
+            if album.kind != .user, let existing {
+                found.waiting += existing.onDisk.others.filter { !$0.hasPrefix(".") }.map { existing.folder.libraryPath($0) }
             }
         }
-        return dangling
+        walk(linker, &found)
+        return found
+    }
+
+    /// Links anywhere under `Albums/` whose target does not exist (what is under `Not Shoebox's/`
+    /// is someone else's: only counted), every folder opened from its parent, never through a link.
+    private func walk(_ linker: AlbumLinker, _ found: inout Found) {
+        // Paths, not open folders, wait their turn: a descriptor each would be thousands at once.
+        var stack = [""]
+        while let path = stack.popLast() {
+            guard let folder = try? linker.openFolder(path) else { continue }
+            let aside = path == AlbumLinker.foreignFolder || path.hasPrefix(AlbumLinker.foreignFolder + "/")
+            for name in folder.names() {
+                guard let st = folder.lstat(name) else { continue }
+                if st.isDirectory {
+                    stack.append(AlbumLinker.joined(path, name))
+                } else if aside {
+                    found.movedAside.append(folder.libraryPath(name))
+                } else if st.isSymbolicLink {
+                    var target = stat()
+                    if fstatat(folder.fd, name, &target, 0) != 0 { found.dangling += 1 }
+                }
+            }
+        }
     }
 }

@@ -26,8 +26,8 @@ extension AlbumLinker {
         let emptied = asked.subtracting(found)
         for path in emptied {
             albums.remove(path)
-            if FileStat.lstat(root + "/" + path)?.isDirectory == true {
-                removeLinkFolder(root + "/" + path, &report)
+            if lstat(path)?.isDirectory == true {
+                try removeLinkFolder(path, keepForeign: false, &report)
                 report.foldersRemoved += 1
             }
         }
@@ -35,7 +35,7 @@ extension AlbumLinker {
         if !roots.isEmpty { roots.insert("") }
         let rootsAt = Date().timeIntervalSince1970
         let problems = report.problems.count
-        removeGeneratedAlbums(notIn: albums, under: roots.filter { !$0.isEmpty }.sorted(), &report)
+        try removeGeneratedAlbums(notIn: albums, under: roots.filter { !$0.isEmpty }.sorted(), &report)
         if report.problems.count == problems {
             // Verified absent, as a full pass stamps them: Screenshots and Videos when empty.
             for path in roots.union(emptied) where AlbumLinker.isRoot(path) || AlbumLinker.isTopLevelAlbum(path) {

@@ -4,30 +4,66 @@ import Foundation
 import Glibc
 #endif
 
-// Reading and writing one folder of album links.
+// Reading and writing one folder of album links, by name relative to its open descriptor.
 
 extension AlbumLinker {
     /// What an album folder holds.
     struct OnDisk: Equatable {
+        /// Links Shoebox could have made (relative, up to the library, then a path in it), by name.
         var links: [String: String] = [:]
-        /// Entries that are not links: files a user put there; never deleted.
+        /// Everything else: files, folders, links of another shape. Never deleted.
         var others: [String] = []
     }
 
-    /// The links of a folder; nil when there is no folder.
-    func readFolder(_ dir: String) -> OnDisk? {
+    /// An album folder open, and what it held when it was read.
+    typealias Existing = (folder: LinkFolder, onDisk: OnDisk)
+
+    /// The album folder at `path` under `Albums/`, open and read; nil when there is no folder.
+    func readFolder(_ path: String) throws -> Existing? {
+        guard let folder = try openFolder(path) else { return nil }
+        return (folder, read(folder, depth: AlbumLinker.depth(of: path)))
+    }
+
+    /// What the open `folder` holds; its links are Shoebox's when they climb `depth` folders
+    /// (out of `Albums/`) and then name a path in the library.
+    func read(_ folder: LinkFolder, depth: Int) -> OnDisk {
         var out = OnDisk()
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let opened = forEachDirectoryEntry(dir) { entry, fd in
+        forEachDirectoryEntry(fd: folder.fd) { entry, fd in
             guard let name = entry.name else { return }
-            // Relative to the open folder: no walk down the whole path for each of its links.
-            if let target = AlbumLinker.readLink(fd, name, buffer: &buffer) {
+            if let target = AlbumLinker.readLink(fd, name, buffer: &buffer), AlbumLinker.isShoeboxLink(target, depth: depth) {
                 out.links[name] = target
             } else {
                 out.others.append(name)
             }
         }
-        return opened ? out : nil
+        return out
+    }
+
+    /// How many folders a link in the album at `path` climbs to reach the library folder.
+    static func depth(of path: String) -> Int { path.split(separator: "/").count + 1 }
+
+    /// Whether a link's text has the shape of Shoebox's: `depth` times "../", then a path inside
+    /// the library. Anything else (absolute, climbing further) is someone else's.
+    static func isShoeboxLink(_ target: String, depth: Int) -> Bool {
+        var rest = target.utf8[...]
+        for _ in 0..<depth {
+            guard rest.starts(with: "../".utf8) else { return false }
+            rest = rest.dropFirst(3)
+        }
+        // Then a path inside: no empty, "." or ".." component, no NUL (bytes: no allocation per link).
+        var length = 0, dots = 0
+        for b in rest {
+            if b == 0 { return false }
+            if b == 0x2F {
+                if length == 0 || (length == dots && dots <= 2) { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if b == 0x2E { dots += 1 }
+            }
+        }
+        return length > 0 && !(length == dots && dots <= 2)
     }
 
     /// The text of the link `name` in the folder open as `fd`; nil when it is not a link.
@@ -43,24 +79,28 @@ extension AlbumLinker {
         return n < 0 ? nil : String(decoding: buffer[0..<n], as: UTF8.self)
     }
 
-    /// Writes one album folder. Only additions and removals: in place. Anything else (a new
-    /// order, a moved original): a new folder built beside it and swapped in.
-    /// Returns whether it changed anything.
-    func write(_ album: AlbumFolder, into dir: String, existing: OnDisk?, _ report: inout AlbumSyncReport) throws -> Bool {
+    /// Makes `album`'s folder hold its links; `existing` is the folder open as read (nil: there is
+    /// none). What Shoebox did not make is moved aside first (`moveForeignAside`). Only additions
+    /// and removals: in place; anything else (a new order, a moved original): a new folder built
+    /// beside it and swapped in. Returns whether it changed anything.
+    func write(_ album: AlbumFolder, existing: Existing?, _ report: inout AlbumSyncReport) throws -> Bool {
         let want = Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a })
-        if let existing, existing.links == want { return false }
-        if let existing, !existing.links.contains(where: { want[$0.key] != nil && want[$0.key] != $0.value }) {
-            updateInPlace(album, in: dir, existing: existing, want: want, &report)
+        guard let folder = existing?.folder, var onDisk = existing?.onDisk else {
+            try rebuild(album, replacing: nil, &report)
             return true
         }
-        let build = try makeBuildFolder(beside: dir, &report)
-        fillBuildFolder(build, with: album, reusingLinksOf: dir, existing: existing, &report)
-        try swapIn(build, for: dir, existing: existing, &report)
+        let movedAside = moveForeignAside(&onDisk, of: album, want: want, in: folder, &report)
+        if onDisk.links == want { return movedAside }
+        if !onDisk.links.contains(where: { want[$0.key] != nil && want[$0.key] != $0.value }) {
+            updateInPlace(album, in: folder, existing: onDisk, want: want, &report)
+        } else {
+            try rebuild(album, replacing: (folder, onDisk), &report)
+        }
         return true
     }
 
     /// Links to add and links to drop, no link to change: done in the folder itself.
-    private func updateInPlace(_ album: AlbumFolder, in dir: String, existing: OnDisk, want: [String: String],
+    private func updateInPlace(_ album: AlbumFolder, in folder: LinkFolder, existing: OnDisk, want: [String: String],
                                _ report: inout AlbumSyncReport) {
         // A link that only changes its name (its position moved: a photo came or went before
         // it) is renamed rather than deleted and made again: no inode to free and allocate,
@@ -69,114 +109,95 @@ extension AlbumLinker {
         // name); anything else gets a new link.
         var renamable: [String: String] = [:]
         for (name, target) in existing.links where want[name] == nil { renamable[target] = name }
-        let fd = renamable.isEmpty ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer { if fd >= 0 { close(fd) } }
         var renamed = Set<String>(), placed = Set<String>()
         for e in album.entries where existing.links[e.linkName] == nil {
-            guard fd >= 0, let old = renamable[e.target], shoebox_renameat_noreplace(fd, old, fd, e.linkName) == 0 else { continue }
+            guard let old = renamable[e.target], shoebox_renameat_noreplace(folder.fd, old, folder.fd, e.linkName) == 0 else { continue }
             renamed.insert(old)
-            switch AlbumLinker.readLink(fd, e.linkName) {
+            switch AlbumLinker.readLink(folder.fd, e.linkName) {
             case e.target: placed.insert(e.linkName)
-            case nil: _ = shoebox_renameat_noreplace(fd, e.linkName, fd, old)
-            default: unlinkat(fd, e.linkName, 0)
+            case nil: _ = shoebox_renameat_noreplace(folder.fd, e.linkName, folder.fd, old)
+            default: unlinkat(folder.fd, e.linkName, 0)
             }
         }
-        for name in existing.links.keys where want[name] == nil && !renamed.contains(name) { unlink(dir + "/" + name) }
+        for name in existing.links.keys where want[name] == nil && !renamed.contains(name) { unlinkat(folder.fd, name, 0) }
         for e in album.entries where existing.links[e.linkName] == nil && !placed.contains(e.linkName) {
-            makeLink(e, at: dir + "/" + e.linkName, shownAs: dir, &report)
+            makeLink(e, in: folder, shownAs: folder, &report)
         }
     }
 
-    /// A new, empty hidden folder beside `dir` to build its replacement in.
-    private func makeBuildFolder(beside dir: String, _ report: inout AlbumSyncReport) throws -> String {
-        let parent = (dir as NSString).deletingLastPathComponent
-        let leaf = (dir as NSString).lastPathComponent
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        let build = parent + "/" + String(decoding: Array((AlbumLinker.buildPrefix + leaf).utf8.prefix(250)), as: UTF8.self)
-        if readFolder(build) != nil { removeLinkFolder(build, &report) }
-        guard mkdir(build, 0o755) == 0 else {
-            throw ShoeboxError(.io, "cannot create \(build): \(ShoeboxError.errnoText())")
+    /// A new folder of the album's links, built hidden beside its folder and put in its place.
+    private func rebuild(_ album: AlbumFolder, replacing old: Existing?, _ report: inout AlbumSyncReport) throws {
+        let (parentPath, leaf) = AlbumLinker.split(album.path)
+        let parent = try makeFolder(parentPath)
+        let buildName = String(decoding: Array((AlbumLinker.buildPrefix + leaf).utf8.prefix(250)), as: UTF8.self)
+        if parent.lstat(buildName) != nil { try cleanLeftover(buildName, in: parent, &report) }
+        guard mkdirat(parent.fd, buildName, 0o755) == 0, let build = try openFolder(buildName, in: parent) else {
+            throw ShoeboxError(.io, "cannot create \(parent.shown(buildName)): \(ShoeboxError.errnoText())")
         }
-        return build
+        fillBuildFolder(build, with: album, reusingLinksOf: old, &report)
+        guard let old else {
+            guard shoebox_renameat_noreplace(parent.fd, buildName, parent.fd, leaf) == 0 else {
+                throw ShoeboxError(.io, "cannot create \(parent.shown(leaf)): \(ShoeboxError.errnoText())")
+            }
+            return
+        }
+        try exchange(buildName, leaf, in: parent)
+        // `buildName` names the old folder now — unless another program put something in its
+        // place meanwhile: that is left to the next sync's clean-up of build folders.
+        guard parent.lstat(buildName)?.inode == old.folder.inode else {
+            report.problems.append("\(parent.shown(leaf)) changed while it was being rewritten; the next sync finishes it")
+            return
+        }
+        // What the old folder held besides links moves with the album (files in a user album,
+        // a file manager's hidden files), else aside; then the old folder goes.
+        for name in old.onDisk.others where shoebox_renameat_noreplace(old.folder.fd, name, build.fd, name) != 0 {
+            rescue(name, from: old.folder, album: album.path, &report)
+        }
+        try removeLinkFolder(buildName, in: parent, album: album.path, keepForeign: false, &report)
     }
 
     /// Makes the album's links in `build`.
-    private func fillBuildFolder(_ build: String, with album: AlbumFolder, reusingLinksOf dir: String, existing: OnDisk?,
+    private func fillBuildFolder(_ build: LinkFolder, with album: AlbumFolder, reusingLinksOf old: Existing?,
                                  _ report: inout AlbumSyncReport) {
         // A link the old folder has (same target, under another name now that positions moved) is
         // hard-linked into the new folder rather than made again: no inode to allocate, which is
         // most of what rebuilding a large album costs on ext4. Read back, so that a link replaced
         // meanwhile is never carried over; anything else gets a new link.
         var reusable: [String: String] = [:]
-        for (name, target) in existing?.links ?? [:] { reusable[target] = name }
-        let oldFD = reusable.isEmpty ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        let buildFD = oldFD < 0 ? -1 : open(build, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer {
-            if oldFD >= 0 { close(oldFD) }
-            if buildFD >= 0 { close(buildFD) }
-        }
+        for (name, target) in old?.onDisk.links ?? [:] { reusable[target] = name }
         for e in album.entries {
-            if buildFD >= 0, let old = reusable[e.target], linkat(oldFD, old, buildFD, e.linkName, 0) == 0 {
-                if AlbumLinker.readLink(buildFD, e.linkName) == e.target { continue }
-                unlinkat(buildFD, e.linkName, 0)  // a second name only: whatever it is keeps its own
+            if let old, let name = reusable[e.target], linkat(old.folder.fd, name, build.fd, e.linkName, 0) == 0 {
+                if AlbumLinker.readLink(build.fd, e.linkName) == e.target { continue }
+                unlinkat(build.fd, e.linkName, 0)  // a second name only: whatever it is keeps its own
             }
-            makeLink(e, at: build + "/" + e.linkName, shownAs: dir, &report)
+            makeLink(e, in: build, shownAs: old?.folder ?? build, &report)
         }
     }
 
-    /// Puts the built folder in the place of `dir` in one step, then removes the old one (a
-    /// user's own files in it move to the new one).
-    private func swapIn(_ build: String, for dir: String, existing: OnDisk?, _ report: inout AlbumSyncReport) throws {
-        if existing == nil {
-            guard rename(build, dir) == 0 else { throw ShoeboxError(.io, "cannot create \(dir): \(ShoeboxError.errnoText())") }
-            return
+    /// Swaps the names `a` and `b` in `parent` in one step.
+    private func exchange(_ a: String, _ b: String, in parent: LinkFolder) throws {
+        if shoebox_renameat_exchange(parent.fd, a, parent.fd, b) == 0 { return }
+        let e = errno
+        guard e == EINVAL || e == ENOSYS || e == EOPNOTSUPP else {
+            throw ShoeboxError(.io, "cannot replace \(parent.shown(b)): \(ShoeboxError.errnoText(e))")
         }
-        if shoebox_rename_exchange(build, dir) != 0 {
-            // A file system without RENAME_EXCHANGE: the old folder steps aside for an instant.
-            let old = build + ".old"
-            guard rename(dir, old) == 0, rename(build, dir) == 0 else {
-                throw ShoeboxError(.io, "cannot replace \(dir): \(ShoeboxError.errnoText())")
-            }
-            rename(old, build)
+        // A file system without RENAME_EXCHANGE: the old folder steps aside for an instant.
+        let aside = a + ".old"
+        guard shoebox_renameat_noreplace(parent.fd, b, parent.fd, aside) == 0 else {
+            throw ShoeboxError(.io, "cannot replace \(parent.shown(b)): \(ShoeboxError.errnoText())")
         }
-        // `build` now holds the old folder.
-        for name in existing?.others ?? [] {
-            _ = shoebox_rename_noreplace(build + "/" + name, dir + "/" + name)
+        guard shoebox_renameat_noreplace(parent.fd, a, parent.fd, b) == 0 else {
+            let failed = ShoeboxError(.io, "cannot replace \(parent.shown(b)): \(ShoeboxError.errnoText())")
+            _ = shoebox_renameat_noreplace(parent.fd, aside, parent.fd, b)
+            throw failed
         }
-        removeLinkFolder(build, &report)
+        _ = shoebox_renameat_noreplace(parent.fd, aside, parent.fd, a)
     }
 
-    /// One link at `path`; a failure is reported under the album folder `dir`'s name.
-    private func makeLink(_ e: AlbumFolder.Entry, at path: String, shownAs dir: String, _ report: inout AlbumSyncReport) {
-        if symlink(e.target, path) != 0 {
-            report.problems.append("cannot create the link \(displayPath(dir + "/" + e.linkName)): \(ShoeboxError.errnoText())")
-        }
-    }
-
-    /// Deletes a folder's links and then the folder; anything that is not a link stays (and so
-    /// does the folder then): deleting an album never deletes a file.
-    func removeLinkFolder(_ dir: String, _ report: inout AlbumSyncReport) {
-        guard let content = readFolder(dir) else { return }
-        for name in content.links.keys { unlink(dir + "/" + name) }
-        if !content.others.isEmpty {
-            report.problems.append("\(displayPath(dir)) holds files that are not album links (\(content.others.prefix(3).joined(separator: ", "))); they were left there")
-            return
-        }
-        rmdir(dir)
-    }
-
-    /// Build folders a crash left behind: their own files go back to their album, links go.
-    func cleanLeftovers(_ report: inout AlbumSyncReport) {
-        for parent in [root] + AlbumLinker.generatedRoots.map({ root + "/" + $0 }) {
-            for name in directoryNames(parent) where name.hasPrefix(AlbumLinker.buildPrefix) {
-                let build = parent + "/" + name
-                var album = String(name.dropFirst(AlbumLinker.buildPrefix.count))
-                if album.hasSuffix(".old") { album.removeLast(4) }
-                for other in readFolder(build)?.others ?? [] {
-                    _ = shoebox_rename_noreplace(build + "/" + other, parent + "/" + album + "/" + other)
-                }
-                removeLinkFolder(build, &report)
-            }
+    /// One link in `folder`; a failure is reported under the album folder `shown`'s name.
+    private func makeLink(_ e: AlbumFolder.Entry, in folder: LinkFolder, shownAs shown: LinkFolder, _ report: inout AlbumSyncReport) {
+        if symlinkat(e.target, folder.fd, e.linkName) != 0 {
+            report.problems.append("cannot create the link \(shown.shown(e.linkName)): \(ShoeboxError.errnoText())")
         }
     }
 }

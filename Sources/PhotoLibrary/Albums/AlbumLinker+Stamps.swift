@@ -1,3 +1,4 @@
+import CSystem
 import Crypto
 import Foundation
 #if canImport(Glibc)
@@ -79,9 +80,10 @@ extension AlbumLinker {
     /// The folder's stamp (without a digest); nil when it does not exist; inode 0 (never
     /// trusted) when it cannot be read or is not a folder.
     func folderStamp(_ path: String) -> FolderStamp? {
-        // Not `FileStat.lstat`: a stamp needs the ctime, which `FileStat` does not keep.
+        // Not `FileStat`: a stamp needs the ctime, which `FileStat` does not keep. From `Albums/`'s
+        // descriptor, no link followed on the way: a link there stamps nothing (inode 0).
         var st = stat()
-        guard lstat(path.isEmpty ? root : root + "/" + path, &st) == 0 else {
+        guard (path.isEmpty ? fstat(albumsFD, &st) : shoebox_lstat_beneath(albumsFD, path, &st)) == 0 else {
             return errno == ENOENT ? nil : FolderStamp(inode: 0, mtimeNS: -1, ctimeNS: -1)
         }
         // A link standing for a folder says nothing about what is in the folder it leads to.

@@ -14,12 +14,12 @@ extension AlbumLinker {
             report.off = off
             return report
         }
-        if mkdir(root, 0o755) != 0 && errno != EEXIST {
-            throw ShoeboxError(.io, "cannot create \(root): \(ShoeboxError.errnoText())")
+        // Every album folder is reached from this one descriptor of `Albums/`, never through a link.
+        try withAlbumsOpen(creating: true) { linker in
+            try linker.cleanLeftovers(&report)
+            try linker.syncUserAlbums(&report)
+            try linker.syncGeneratedAlbums(&report)
         }
-        cleanLeftovers(&report)
-        try syncUserAlbums(&report)
-        try syncGeneratedAlbums(&report)
         return report
     }
 
@@ -33,7 +33,7 @@ extension AlbumLinker {
         let paths = try presentPaths(of: Set(userAlbums.flatMap { $0.deleting ? [] : $0.members + $0.linked.values }))
         for album in userAlbums {
             if album.deleting {
-                removeLinkFolder(root + "/" + album.folder, &report)
+                try removeLinkFolder(album.folder, keepForeign: true, &report)
                 store.erase(album)
             } else {
                 try syncUserAlbum(album, presentPaths: paths, store: store, &report)
@@ -46,8 +46,8 @@ extension AlbumLinker {
     func syncUserAlbum(_ album: UserAlbum, presentPaths paths: [AssetID: String], store: UserAlbums,
                        _ report: inout AlbumSyncReport) throws {
         var album = album
-        let dir = root + "/" + album.folder
-        let onDisk = readFolder(dir)
+        let existing = try readFolder(album.folder)
+        let onDisk = existing?.onDisk
         let before = album
         if !album.syncing, let onDisk {
             takeOutLinksDeletedByHand(from: &album, onDisk: onDisk, presentPaths: paths, &report)
@@ -62,7 +62,7 @@ extension AlbumLinker {
         }
         album.syncing = true
         try store.save(album)
-        if try write(want, into: dir, existing: onDisk, &report) { report.foldersWritten += 1 }
+        if try write(want, existing: existing, &report) { report.foldersWritten += 1 }
         album.syncing = false
         album.linked = wantLinked
         try store.save(album)
@@ -94,7 +94,7 @@ extension AlbumLinker {
         let albums = try writeGeneratedAlbums(lastStamps: stamps, verified: &verified, &report)
         let rootsAt = Date().timeIntervalSince1970
         let problems = report.problems.count
-        removeGeneratedAlbums(notIn: albums, &report)
+        try removeGeneratedAlbums(notIn: albums, &report)
         if report.problems.count == problems {
             for top in [""] + AlbumLinker.generatedRoots where !albums.contains(top) { verified[top] = (rootsAt, nil) }
         }
@@ -125,27 +125,31 @@ extension AlbumLinker {
         }
         let problems = report.problems.count
         let at = Date().timeIntervalSince1970
-        let dir = root + "/" + album.path
-        if try write(album, into: dir, existing: readFolder(dir), &report) { report.foldersWritten += 1 }
+        if try write(album, existing: try readFolder(album.path), &report) { report.foldersWritten += 1 }
         return report.problems.count == problems ? (at, digest) : nil
     }
 
     /// Generated albums with nothing left in them go (and their emptied `Years/`… folders):
     /// under each of `tops` ("Years", …, or "Screenshots" itself), the folders not in `albums`.
     func removeGeneratedAlbums(notIn albums: Set<String>, under tops: [String] = AlbumLinker.generatedRoots,
-                               _ report: inout AlbumSyncReport) {
+                               _ report: inout AlbumSyncReport) throws {
         for top in tops {
-            let dir = root + "/" + top
             if AlbumLinker.isTopLevelAlbum(top) {
-                if !albums.contains(top), readFolder(dir) != nil { removeLinkFolder(dir, &report); report.foldersRemoved += 1 }
+                if !albums.contains(top), lstat(top)?.isDirectory == true {
+                    try removeLinkFolder(top, keepForeign: false, &report)
+                    report.foldersRemoved += 1
+                }
                 continue
             }
-            for name in directoryNames(dir) where !albums.contains(top + "/" + name) {
-                guard FileStat.lstat(dir + "/" + name)?.isDirectory == true else { continue }
-                removeLinkFolder(dir + "/" + name, &report)
+            guard let holder = try openFolder(top) else { continue }
+            // Only folders: a file there is the owned-paths check's to report; a build folder
+            // is `cleanLeftovers`'.
+            for name in holder.names() where !albums.contains(top + "/" + name) && !name.hasPrefix(AlbumLinker.buildPrefix) {
+                guard holder.lstat(name)?.isDirectory == true else { continue }
+                try removeLinkFolder(name, in: holder, album: top + "/" + name, keepForeign: false, &report)
                 report.foldersRemoved += 1
             }
-            if directoryNames(dir).isEmpty { rmdir(dir) }
+            unlinkat(albumsFD, top, AT_REMOVEDIR)  // only when nothing is left in it
         }
     }
 }

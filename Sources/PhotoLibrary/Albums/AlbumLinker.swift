@@ -35,8 +35,21 @@ public struct AlbumSyncReport: Sendable {
     public var albumsComputed = 0
     /// Members a user took out of an album by deleting its link by hand.
     public var removedByHand: [(album: String, id: AssetID)] = []
+    /// What Shoebox did not make, found in an album folder (a photo an editor saved through its
+    /// link, a file dropped there) and moved into `Albums/Not Shoebox's/`: paths in the library.
+    public var movedAside: [(from: String, to: String)] = []
     public var problems: [String] = []
     public init() {}
+
+    /// One line per entry moved aside, naming it and where it went.
+    public var movedAsideLines: [String] {
+        movedAside.map { "\(displayPath($0.from)): \(AlbumSyncReport.movedAsideReason(to: $0.to))" }
+    }
+
+    /// Why and where an entry was moved (the rest of `movedAsideLines`' line, after its path).
+    public static func movedAsideReason(to: String) -> String {
+        "not a link Shoebox made (a file saved through an album link?); moved to \(displayPath(to))"
+    }
 }
 
 /// Keeps `Albums/` equal to the index: generated albums (years, places, people, screenshots,
@@ -48,38 +61,59 @@ public struct AlbumSyncReport: Sendable {
 /// folder one step behind, or a hidden build folder, both put right by the next sync — which
 /// every scan, watch batch, trash, restore, purge and album command runs.
 ///
+/// Every file operation in `Albums/` is relative to a descriptor of `Albums/` opened through
+/// `library.files` (no link followed at any component), and of each album folder opened from it
+/// once: a folder swapped for a link while a command runs makes it fail with one line, never
+/// write, rename or delete where the link points.
+///
+/// Generated album folders hold Shoebox's links only: anything else found there (a photo an
+/// editor saved through a link, a file dropped in) is moved to `Albums/Not Shoebox's/<album>/`,
+/// never deleted and never in a link's way; user album folders keep such files where they are.
+///
 /// Its work, by file: what the albums should hold (`AlbumLinker+Plan`), making the folders
 /// match (`+Sync`), what a previous pass verified (`+Stamps`), the albums that writes since
 /// touched (`AlbumChanges`, `+Incremental`), reading and writing one folder of
-/// links (`+LinkFolders`), and the `album` commands (`+UserAlbumCommands`).
+/// links (`+LinkFolders`), opening folders confined (`+OpenFolders`), entries Shoebox did not
+/// make and build folders a crash left (`+Foreign`), and the `album` commands (`+UserAlbumCommands`).
 ///
 /// The caller holds the library's writer lock.
 public struct AlbumLinker {
     public static let folderName = "Albums"
     public static let generatedRoots = ["Years", "Places", "People", "Screenshots", "Videos"]
     static let buildPrefix = ".shoebox-build-"
+    /// Where entries Shoebox did not make are moved out of generated album folders.
+    public static let foreignFolder = "Not Shoebox's"
 
     let library: Library
     let index: Index
+    /// `Albums/`, open for the length of `withAlbumsOpen` (-1 otherwise): every file operation on
+    /// album folders starts from it.
+    let albumsFD: Int32
 
     public init(library: Library, index: Index) {
-        self.library = library
-        self.index = index
+        self.init(library: library, index: index, albumsFD: -1)
     }
 
-    var root: String { library.root.path + "/" + AlbumLinker.folderName }
+    init(library: Library, index: Index, albumsFD: Int32) {
+        self.library = library
+        self.index = index
+        self.albumsFD = albumsFD
+    }
 
     // MARK: Symbolic link support
 
     /// Nil when the library's file system takes symbolic links; else why albums are off.
     public static func symlinkProblem(_ library: Library) -> String? {
-        let probe = library.stateFolder.path + "/.symlink-probe-\(getpid())"
-        unlink(probe)
-        if symlink("index.sqlite", probe) == 0 {
-            unlink(probe)
-            return nil
-        }
-        let e = errno
+        let probe = ".symlink-probe-\(getpid())"
+        // In `.shoebox/` reached without following a link; one that is not a folder is the
+        // owned-paths check's to report, not a reason to switch albums off.
+        let e: Int32 = (try? library.files.withFolder(".shoebox") { fd in
+            unlinkat(fd, probe, 0)
+            guard symlinkat("index.sqlite", fd, probe) == 0 else { return errno }
+            unlinkat(fd, probe, 0)
+            return 0
+        }) ?? 0
+        if e == 0 { return nil }
         if e == EPERM || e == EOPNOTSUPP || e == ENOSYS || e == EINVAL {
             return "albums are off: the file system of \(library.root.path) does not support symbolic links (exFAT, FAT and some NTFS mounts do not); the photos are indexed as usual"
         }

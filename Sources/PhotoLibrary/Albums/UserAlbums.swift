@@ -36,9 +36,10 @@ public struct UserAlbums: Sendable {
     static let stateFolder = LibraryLayout.stateFolder + "/albums"
     func url(_ id: String) -> URL { folder.appendingPathComponent(id + ".json") }
 
-    /// Names a user album cannot have: the generated albums' folders.
+    /// Names a user album cannot have: the generated albums' folders, and where files Shoebox
+    /// did not make are moved out of them.
     public static func isReserved(_ folderName: String) -> Bool {
-        AlbumLinker.generatedRoots.contains { $0.caseInsensitiveCompare(folderName) == .orderedSame }
+        (AlbumLinker.generatedRoots + [AlbumLinker.foreignFolder]).contains { $0.caseInsensitiveCompare(folderName) == .orderedSame }
             || folderName.hasPrefix(AlbumLinker.buildPrefix)
     }
 
@@ -106,7 +107,7 @@ public struct UserAlbums: Sendable {
         if let other = allIncludingDeleted().first(where: { UserAlbums.clashKey($0.folder) == key || $0.name == trimmed }) {
             throw ShoeboxError(.invalidArgument, "an album \"\(other.name)\" already exists (Albums/\(other.folder)); use `album add`")
         }
-        if FileStat.lstat(library.root.path + "/Albums/" + folderName) != nil {
+        if try library.files.lstat(AlbumLinker.folderName + "/" + folderName) != nil {
             throw ShoeboxError(.invalidArgument, "Albums/\(folderName) already exists and is not a Shoebox album; move it away or choose another name")
         }
         var unique: [AssetID] = []

@@ -36,27 +36,38 @@ public struct LibraryFiles: Sendable {
     public func withFolder<T>(_ relative: String, creating: Bool = false, _ body: (Int32) throws -> T) throws -> T {
         let rootFD = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard rootFD >= 0 else { throw ShoeboxError(.io, "cannot open the library folder \(root): \(ShoeboxError.errnoText())") }
-        var fd = rootFD
+        defer { close(rootFD) }
+        guard !relative.isEmpty else { return try body(rootFD) }
+        let fd = try openFolder(relative, beneath: rootFD, creating: creating)
         defer { close(fd) }
-        guard !relative.isEmpty else { return try body(fd) }
+        return try body(fd)
+    }
+
+    /// Opens the folder `relative` below the open folder `dirFD` as `withFolder` does (never
+    /// through a link; with `creating`, missing folders made on the way). The caller closes the
+    /// descriptor. `shownAs` is what messages put before `relative` (the path of `dirFD`'s folder
+    /// in the library, with its "/").
+    public func openFolder(_ relative: String, beneath dirFD: Int32, creating: Bool = false, shownAs prefix: String = "") throws -> Int32 {
         try LibraryPath.validated(relative, from: "an operation")
         if !creating {
-            let folder = shoebox_open_beneath(rootFD, relative, O_RDONLY | O_DIRECTORY, 0)
-            guard folder >= 0 else { throw failure(relative, errno) }
-            close(rootFD)
-            fd = folder
-            return try body(fd)
+            let folder = shoebox_open_beneath(dirFD, relative, O_RDONLY | O_DIRECTORY, 0)
+            guard folder >= 0 else { throw failure(prefix + relative, errno) }
+            return folder
         }
-        var walked = ""
-        for component in relative.split(separator: "/") {
-            walked += walked.isEmpty ? String(component) : "/" + component
-            if mkdirat(fd, String(component), 0o755) != 0 && errno != EEXIST { throw failure(walked, errno) }
-            let child = shoebox_open_beneath(fd, String(component), O_RDONLY | O_DIRECTORY, 0)
-            guard child >= 0 else { throw failure(walked, errno) }
-            close(fd)
+        var fd: Int32 = -1  // -1 while still at `dirFD`, which is the caller's to close
+        var walked = prefix
+        for component in relative.split(separator: "/").map(String.init) {
+            walked += walked.count == prefix.count ? component : "/" + component
+            let parent = fd < 0 ? dirFD : fd
+            var e: Int32 = 0
+            if mkdirat(parent, component, 0o755) != 0 && errno != EEXIST { e = errno }
+            let child = e != 0 ? -1 : shoebox_open_beneath(parent, component, O_RDONLY | O_DIRECTORY, 0)
+            if child < 0 && e == 0 { e = errno }
+            if fd >= 0 { close(fd) }
+            guard child >= 0 else { throw failure(walked, e) }
             fd = child
         }
-        return try body(fd)
+        return fd
     }
 
     /// `lstat` of `relative`, its folders reached without following links. Nil when it is not

@@ -231,6 +231,7 @@ public final class Scanner {
         report.albumsOff = albums.off
         report.removedFromAlbums = albums.removedByHand.count
         report.warnings += albums.problems.map { FileProblem(path: AlbumLinker.folderName, reason: $0) }
+        report.warnings += albums.movedAside.map { FileProblem(path: $0.from, reason: AlbumSyncReport.movedAsideReason(to: $0.to)) }
         report.duplicates = try index.count(AssetQuery.presentDuplicates)
         report.failed.sort { $0.path < $1.path }
         report.skipped.sort { $0.path < $1.path }

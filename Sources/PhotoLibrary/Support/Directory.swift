@@ -38,13 +38,35 @@ public func forEachDirectoryEntry(openFolder folder: Int32, _ body: (_ entry: Di
 
 private func forEachEntry(of handle: OpaquePointer, _ body: (_ entry: DirectoryEntry, _ folder: Int32) throws -> Void) rethrows -> Bool {
     defer { closedir(handle) }
+    try forEachEntry(of: handle, body)
+    return true
+}
+
+/// `forEachDirectoryEntry(_:_:)` of a folder already open as `fd` (which stays open, the
+/// caller's): a folder reached without following links is listed as it is, not by its path again.
+/// Returns false when it cannot be read.
+@discardableResult
+public func forEachDirectoryEntry(fd: Int32, _ body: (_ entry: DirectoryEntry, _ folder: Int32) throws -> Void) rethrows -> Bool {
+    let own = dup(fd)
+    guard own >= 0 else { return false }
+    guard let handle = fdopendir(own) else {
+        close(own)
+        return false
+    }
+    defer { closedir(handle) }
+    // A duplicate shares the read position: start from the top whatever was listed before.
+    rewinddir(handle)
+    try forEachEntry(of: handle, body)
+    return true
+}
+
+private func forEachEntry(of handle: OpaquePointer, _ body: (_ entry: DirectoryEntry, _ folder: Int32) throws -> Void) rethrows {
     let fd = dirfd(handle)
     while let ent = readdir(handle) {
         let bytes = withUnsafeBytes(of: ent.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
         if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
         try body(DirectoryEntry(nameBytes: bytes, type: ent.pointee.d_type), fd)
     }
-    return true
 }
 
 /// The names in the folder at `path`, sorted; [] when it cannot be opened. Names that are not

@@ -28,7 +28,7 @@ extension RecentlyDeleted {
         library.files.syncFolder("\(RecentlyDeleted.folderName)/files")
         library.files.syncFolder("\(RecentlyDeleted.folderName)/info")
         try self.forget(forget)
-        if !forget.isEmpty { try writer.afterChange() }
+        if !forget.isEmpty { try syncAlbums() }
         return purged
     }
 

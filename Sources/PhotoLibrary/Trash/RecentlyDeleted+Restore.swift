@@ -26,7 +26,7 @@ extension RecentlyDeleted {
         // The info files go last: until now they said where each file came from.
         for item in done { try? library.files.remove(RecentlyDeleted.infoRelative(item.name)) }
         AtomicFile.syncDirectory(infoFolder)
-        try writer.afterChange()
+        try syncAlbums()
         return done.map { Restored(id: $0.asset.id, path: $0.asset.path, note: $0.note) }
     }
 

@@ -38,7 +38,7 @@ extension RecentlyDeleted {
             a.trash = TrashRecord(name: item.name, deletedAt: deletedAt)
             return a
         })
-        try writer.afterChange()
+        try syncAlbums()
         return moved.map { Trashed(id: $0.asset.id, originalPath: $0.asset.path, name: $0.name) }
     }
 

@@ -56,6 +56,13 @@ public final class RecentlyDeleted {
     static func fileRelative(_ name: String) -> String { "\(folderName)/files/\(name)" }
     static func infoRelative(_ name: String) -> String { "\(folderName)/info/\(name).trashinfo" }
 
+    /// `writer.afterChange()`: groupings and albums follow the change. What the album sync moved
+    /// out of album folders, or could not do, goes to the log (it is not the trash's failure).
+    func syncAlbums() throws {
+        let albums = try writer.afterChange()
+        for line in albums.movedAsideLines + albums.problems { log(line) }
+    }
+
     func makeFolders() throws {
         for dir in ["files", "info"] { try library.files.withFolder("\(RecentlyDeleted.folderName)/\(dir)", creating: true) { _ in } }
     }
