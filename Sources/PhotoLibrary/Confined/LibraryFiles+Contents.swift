@@ -54,7 +54,7 @@ extension LibraryFiles {
     @discardableResult
     public func forEachEntry(in relative: String, _ body: (DirectoryEntry, Int32) throws -> Void) throws -> Bool {
         guard relative.isEmpty || exists(relative) else { return false }
-        return try withFolder(relative) { folder in try forEachDirectoryEntry(openFolder: folder, body) }
+        return try withFolder(relative) { folder in try forEachDirectoryEntry(fd: folder, body) }
     }
 
     /// Whether anything (a link included) is at `relative`; false when a folder on the way is a link.

@@ -21,22 +21,6 @@ public struct DirectoryEntry: Sendable {
 @discardableResult
 public func forEachDirectoryEntry(_ path: String, _ body: (_ entry: DirectoryEntry, _ folder: Int32) throws -> Void) rethrows -> Bool {
     guard let handle = opendir(path) else { return false }
-    return try forEachEntry(of: handle, body)
-}
-
-/// `forEachDirectoryEntry` of a folder already open (`folder` stays open and is not moved on).
-@discardableResult
-public func forEachDirectoryEntry(openFolder folder: Int32, _ body: (_ entry: DirectoryEntry, _ folder: Int32) throws -> Void) rethrows -> Bool {
-    // A fresh descriptor of the same folder (not `dup`, which would share the read position).
-    let own = openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard own >= 0, let handle = fdopendir(own) else {
-        if own >= 0 { close(own) }
-        return false
-    }
-    return try forEachEntry(of: handle, body)
-}
-
-private func forEachEntry(of handle: OpaquePointer, _ body: (_ entry: DirectoryEntry, _ folder: Int32) throws -> Void) rethrows -> Bool {
     defer { closedir(handle) }
     try forEachEntry(of: handle, body)
     return true

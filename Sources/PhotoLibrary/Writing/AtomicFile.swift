@@ -213,7 +213,7 @@ public enum AtomicFile {
     @discardableResult
     public static func removeTemporariesOfDeadWriters(inFolder folderFD: Int32) -> [String] {
         var removed: [String] = []
-        forEachDirectoryEntry(openFolder: folderFD) { entry, _ in
+        forEachDirectoryEntry(fd: folderFD) { entry, _ in
             // Only names that start with "." can be ours: the cheap test first (a folder of 100,000 sidecars).
             guard entry.nameBytes.first == 0x2E, let name = entry.name, let pid = writerPID(ofTemporary: name),
                   pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { return }
