@@ -57,6 +57,9 @@ public final class LibraryWatcher: @unchecked Sendable {
     private var lastScanError: String?
     /// One for the watch's life: it keeps the index's file records between batches.
     private let updater: LiveUpdater
+    /// Why the watch stopped by itself (its index's `-wal` was deleted under it); nil when it
+    /// was asked to stop.
+    public private(set) var stoppedBecause: ShoeboxError?
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
         self.library = library
@@ -316,6 +319,12 @@ public final class LibraryWatcher: @unchecked Sendable {
         while true {
             do {
                 let lock = try LibraryLock(library: library, timeout: 1)
+                // Writing on into a deleted `-wal` would be writing where no other process reads.
+                do { try index.checkWALNotDeleted() } catch let e as ShoeboxError {
+                    stoppedBecause = e
+                    queue.stop()
+                    return nil
+                }
                 return try withExtendedLifetime(lock) { try body() }
             } catch let e as ShoeboxError where e.code == .locked {
                 if !said { logger.info("waiting: \(e.message)"); said = true }

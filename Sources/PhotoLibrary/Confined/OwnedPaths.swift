@@ -57,8 +57,11 @@ public enum OwnedPaths {
 
 /// `owned folders`: every folder and file Shoebox owns is a real folder or file, not a link.
 struct OwnedPathsCheck: DoctorCheck {
-    func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
-        let problems = OwnedPaths.problems(in: context.library)
+    func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] { Self.findings(context.library) }
+
+    /// Needs no index: `doctor` says it also when the index cannot be opened.
+    static func findings(_ library: Library) -> [DoctorReport.Check] {
+        let problems = OwnedPaths.problems(in: library)
         if problems.isEmpty { return [.ok("owned folders", "no link or stray file where Shoebox keeps its own")] }
         return problems.map { .problem("owned folders", $0) }
     }

@@ -27,6 +27,7 @@ public final class Index: @unchecked Sendable {
             pool = writable
             readOnlyReason = nil
         } catch {
+            if let damage = IndexDamage.diagnose(error, index: url, library: library) { throw damage }
             // Opening a WAL database for writing writes (the -wal and -shm files, a migration
             // check). On a read-only mount or a full disk, reading the index is still worth having.
             guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
@@ -337,6 +338,7 @@ public final class Index: @unchecked Sendable {
             // The index is a cache: one written in another format is rebuilt from the sidecars.
             throw ShoeboxError(.index, "the index \(library.indexURL.path) is unreadable (\(SidecarStore.describe(e))); recreate it with `shoebox --library \(shellQuote(library.root.path)) rebuild`")
         } catch {
+            if let damage = IndexDamage.diagnose(error, index: library.indexURL, library: library) { throw damage }
             throw ShoeboxError(.index, "cannot read the index \(library.indexURL.path)", underlying: error)
         }
     }
@@ -344,6 +346,7 @@ public final class Index: @unchecked Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         if let readOnlyReason { throw readOnlyReason }
         do { return try pool.write(body) } catch let e as ShoeboxError { throw e } catch {
+            if let damage = IndexDamage.diagnose(error, index: library.indexURL, library: library) { throw damage }
             throw ShoeboxError(.index, "cannot update the index \(library.indexURL.path)", underlying: error)
         }
     }

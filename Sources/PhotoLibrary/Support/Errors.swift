@@ -14,6 +14,7 @@ public struct ShoeboxError: Error, CustomStringConvertible, Sendable {
         case locked             // another writer holds the library lock
         case io
         case index              // SQLite
+        case indexDamaged       // the index file (or its -wal) is damaged: `rebuild` recreates it, same ids
         case massDisappearance  // a mount looks missing: refuse to mark everything gone
         case invalidArgument
         case readOnly           // the library's file system is mounted read-only, or .shoebox/ is not writable
