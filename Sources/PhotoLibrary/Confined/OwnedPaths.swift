@@ -10,7 +10,7 @@ import Glibc
 /// command checks them when it takes the writer lock; `doctor` reports them.
 public enum OwnedPaths {
     /// Folders that must be real folders when present.
-    static let folders = [".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Albums",
+    static let folders = [".shoebox", ".shoebox/sidecars", ".shoebox/invalid-sidecars", ".shoebox/albums", "Albums",
                           "Recently Deleted", "Recently Deleted/files", "Recently Deleted/info"]
     /// Files that must be regular files when present.
     static let files = [".shoebox/lock", ".shoebox/index.sqlite", ".shoebox/index.sqlite-wal",

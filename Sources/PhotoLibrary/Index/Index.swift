@@ -179,6 +179,11 @@ public final class Index: @unchecked Sendable {
         try read { db in try Row.fetchAll(db, sql: "SELECT \(Index.columns) FROM asset ORDER BY path, id").map(Index.asset(from:)) }
     }
 
+    /// The id of every asset.
+    func allIDs() throws -> [AssetID] {
+        try read { db in try String.fetchAll(db, sql: "SELECT id FROM asset").map(AssetID.init(trusted:)) }
+    }
+
     public func count(state: AssetState? = nil) throws -> Int {
         try read { db in
             if let state {

@@ -6,7 +6,11 @@ import Glibc
 /// What `rebuild` did; `RebuildReportJSON` is what `rebuild --json` prints.
 public struct RebuildReport: Sendable {
     public var sidecars = 0
+    /// Sidecars that gave no asset: each moved into `.shoebox/invalid-sidecars/` (or, written by
+    /// a newer Shoebox, left in place), its reason saying which.
     public var badSidecars: [FileProblem] = []
+    /// Sidecars that were missing or not valid, written again from the index being replaced.
+    public var sidecarsFromIndex = 0
     public var scan = ScanReport()
 }
 
@@ -28,15 +32,17 @@ extension Index {
 
 extension Library {
     /// Deletes the index and recreates it from the sidecars (same ids, same metadata), then
-    /// reconciles it with the files by a scan. The sidecars are the truth; the index only a cache.
+    /// reconciles it with the files by a scan. The sidecars are the truth; the index only a cache,
+    /// but one that still knows an asset whose sidecar is lost or damaged (`repairSidecars`).
     public func rebuild(options: Scanner.Options = Scanner.Options(), now: Date = ShoeboxClock.now(),
                         progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> RebuildReport {
         var report = RebuildReport()
         // Build beside the old index and swap, so a failed rebuild leaves the old index usable.
         let fresh = stateFolder.appendingPathComponent("index.rebuild.sqlite")
         for suffix in ["", "-wal", "-shm"] { unlink(fresh.path + suffix) }
-        let sidecars = SidecarStore(library: self)
-        let all = sidecars.all { report.badSidecars.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
+        let (all, problems, rewritten) = repairSidecars()
+        report.badSidecars = problems
+        report.sidecarsFromIndex = rewritten
         report.sidecars = all.count
         do {
             let index = try Index(library: self, path: fresh)

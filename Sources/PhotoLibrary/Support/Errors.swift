@@ -15,6 +15,7 @@ public struct ShoeboxError: Error, CustomStringConvertible, Sendable {
         case io
         case index              // SQLite
         case indexDamaged       // the index file (or its -wal) is damaged: `rebuild` recreates it, same ids
+        case newerVersion       // a file written by a newer Shoebox (a sidecar's schema): upgrade to read it
         case massDisappearance  // a mount looks missing: refuse to mark everything gone
         case invalidArgument
         case readOnly           // the library's file system is mounted read-only, or .shoebox/ is not writable

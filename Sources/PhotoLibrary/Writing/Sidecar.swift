@@ -49,36 +49,23 @@ public struct SidecarStore: Sendable {
             guard LibraryPath.isValid(sidecar.asset.path) else {
                 throw ShoeboxError(.io, "sidecar \(name) is not valid: its path \(String(reflecting: sidecar.asset.path)) is not inside the library")
             }
-            guard sidecar.schema <= Sidecar.currentSchema else {
-                throw ShoeboxError(.io, "sidecar \(name) has schema \(sidecar.schema), newer than this Shoebox (\(Sidecar.currentSchema)); upgrade Shoebox")
-            }
+            try SidecarStore.refuseNewer(sidecar.schema, name)
             return sidecar
         } catch let e as ShoeboxError {
             throw e
         } catch {
+            // A newer Shoebox may have changed the asset's shape: its schema says so first.
+            if let schema = try? JSONDecoder().decode(SchemaOnly.self, from: data).schema { try SidecarStore.refuseNewer(schema, name) }
             throw ShoeboxError(.io, "sidecar \(name) is not valid: \(SidecarStore.describe(error))")
         }
     }
 
-    /// Every sidecar on disk; unreadable ones are reported through `problem`, not fatal.
-    public func all(problem: (String) -> Void) -> [Sidecar] {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: library.sidecarFolder.path) else { return [] }
-        var out: [Sidecar] = []
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let url = library.sidecarFolder.appendingPathComponent(name)
-            do {
-                let sidecar = try decode(Data(contentsOf: url), name: name)
-                guard sidecar.asset.id.rawValue + ".json" == name else {
-                    problem("\(url.path): holds id \(sidecar.asset.id), not the one its name says; ignored")
-                    continue
-                }
-                out.append(sidecar)
-            } catch {
-                problem("\(url.path): \(error)")
-            }
+    private struct SchemaOnly: Decodable { var schema: Int }
+
+    private static func refuseNewer(_ schema: Int, _ name: String) throws {
+        guard schema <= Sidecar.currentSchema else {
+            throw ShoeboxError(.newerVersion, "sidecar \(name) has schema \(schema), newer than this Shoebox (\(Sidecar.currentSchema)); upgrade Shoebox")
         }
-        return out
     }
 
     static func describe(_ error: any Error) -> String {
