@@ -22,7 +22,7 @@ struct JSONContractEndToEndTests {
     static let scanOptional: Set<String> = ["albums_off"]
     static let albumSummary: Set<String> = ["name", "kind", "path", "count"]
     static let albumEntry: Set<String> = ["position", "link", "id", "path"]
-    static let trashItem: Set<String> = ["id", "name", "original_path", "deletion_date", "days_left", "size"]
+    static let trashItem: Set<String> = ["id", "name", "original_path", "deletion_date", "days_left", "size", "problem"]
     static let purgedItem: Set<String> = ["id", "name", "original_path", "size"]
     static let restoredItem: Set<String> = ["id", "path"]
     static let doctorCheck: Set<String> = ["name", "status", "detail"]
