@@ -8,6 +8,7 @@ public struct ShoeboxError: Error, CustomStringConvertible, Sendable {
     public enum Code: String, Sendable {
         case noLibrary          // no .shoebox/ here or above
         case alreadyLibrary
+        case insideLibrary      // a library (or init) inside another library, which indexes its files already
         case unreadable         // permissions
         case notFound           // id or path not in the index
         case ambiguous          // id prefix matches several assets
