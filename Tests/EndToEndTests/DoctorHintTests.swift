@@ -190,16 +190,22 @@ struct DoctorHintTests {
         let paths = try cli.assetsByPath().keys.sorted()
         try fm.copyItem(at: lib.appendingPathComponent(paths[0]), to: lib.appendingPathComponent("copied in.jpg"))
         try fm.removeItem(at: lib.appendingPathComponent(paths.last!))
-        try Data("[]".utf8).write(to: lib.appendingPathComponent(".shoebox/journal.json"))
         let album = try #require(try fm.contentsOfDirectory(atPath: lib.path + "/Albums/Years").first)
         try fm.createSymbolicLink(atPath: lib.path + "/Albums/Years/\(album)/999 gone.jpg", withDestinationPath: "../../../nowhere.jpg")
-        try fm.createDirectory(at: lib.appendingPathComponent("Recently Deleted/info"), withIntermediateDirectories: true)
+        // A trashed photo whose file was deleted from Recently Deleted by hand.
+        #expect(try cli.run(["trash", paths[1]]).status == 0)
+        let trashedName = (paths[1] as NSString).lastPathComponent
+        try fm.removeItem(at: lib.appendingPathComponent("Recently Deleted/files/" + trashedName))
+        // Last: every writing command reconciles Recently Deleted and replays a journal first.
         try Data("[Trash Info]\nPath=gone.jpg\nDeletionDate=2026-11-01T10:00:00\n".utf8)
             .write(to: lib.appendingPathComponent("Recently Deleted/info/gone.jpg.trashinfo"))
+        try Data("[]".utf8).write(to: lib.appendingPathComponent(".shoebox/journal.json"))
 
         let sick = try hint.doctor()
+        #expect(sick.detail("recently deleted").hasPrefix("2 .trashinfo files without their file, 1 trashed assets whose file is gone"),
+                "\(sick.detail("recently deleted"))")
         for name in ["index", "journal", "albums", "recently deleted"] {
-            #expect(sick.status(name) != "ok" && sick.fix(name) == sick.fix("index"), "\(name): \(sick.all)")
+            #expect(sick.status(name) != "ok" && sick.fix(name) == sick.fix("index"), "\(name): \(sick.checks[name] ?? [:])")
         }
         try hint.follow(sick.fix("index"))
         let healed = try hint.doctor().findings
