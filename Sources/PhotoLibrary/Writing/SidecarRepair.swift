@@ -74,23 +74,26 @@ extension Library {
         let store = SidecarStore(library: self)
         var (valid, bad) = store.readAll()
         let old = OldIndex(library: self)
-        var problems: [FileProblem] = []
-        for b in bad where !b.newerSchema {
-            do {
-                let moved = try store.quarantine(b)
-                problems.append(FileProblem(path: b.path, reason: "\(b.reason); moved to \(moved)"))
-            } catch {
-                problems.append(FileProblem(path: b.path, reason: "\(b.reason); cannot be moved aside: \(error)"))
+        var problems = bad.map { b -> FileProblem in
+            // A newer Shoebox's sidecar is valid there: left for the upgrade to read.
+            guard !b.newerSchema else { return FileProblem(path: b.path, reason: b.reason) }
+            do { return FileProblem(path: b.path, reason: "\(b.reason); moved to \(try store.quarantine(b))") } catch {
+                return FileProblem(path: b.path, reason: "\(b.reason); cannot be moved aside: \(error)")
             }
         }
-        for b in bad where b.newerSchema { problems.append(FileProblem(path: b.path, reason: b.reason)) }
         // Never over a newer Shoebox's sidecar: its id is taken.
         let taken = Set(valid.map(\.asset.id.rawValue)).union(bad.filter(\.newerSchema).map { String($0.name.dropLast(5)) })
         var rewritten = 0
-        for asset in old.assets(notIn: taken) {
-            guard (try? store.write(asset, sync: true)) != nil else { continue }
-            valid.append(Sidecar(asset: asset))
-            rewritten += 1
+        let missing = old.assets(notIn: taken)
+        // In batches, each flushed once: a wiped sidecar folder may mean a million of them.
+        for start in stride(from: 0, to: missing.count, by: 500) {
+            let batch = Array(missing[start..<min(missing.count, start + 500)])
+            do { try store.writeBatch(batch) } catch {
+                problems.append(FileProblem(path: ".shoebox/sidecars", reason: "cannot write \(batch.count) sidecars again from the index: \(error)"))
+                continue
+            }
+            valid += batch.map(Sidecar.init(asset:))
+            rewritten += batch.count
         }
         return (valid, problems, rewritten)
     }
