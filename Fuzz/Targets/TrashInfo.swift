@@ -1,5 +1,6 @@
-// `.trashinfo` files (`TrashInfo.parse`), which other tools write into Recently Deleted/info/,
-// and the path validator every path read from a file goes through (`LibraryPath`).
+// `.trashinfo` files (`TrashInfo.parse`, and `parseStated` + `place` as another tool's item is
+// read), which other tools write into Recently Deleted/info/, and the path validator every path
+// read from a file goes through (`LibraryPath`).
 // Checked besides "no crash": what parses renders and parses back to the same path and date
 // (`Fuzz/run` sets TZ=UTC: in a zone with DST, a local time in the repeated hour is ambiguous).
 import Foundation
@@ -13,6 +14,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if LibraryPath.isValid(raw) {
         precondition(!raw.hasPrefix("/") && !raw.split(separator: "/", omittingEmptySubsequences: false)
             .contains { $0 == ".." || $0 == "." || $0.isEmpty }, "LibraryPath accepted \(raw.debugDescription)")
+    }
+    // What a foreign tool's `Path=` is placed as (absolute under either of the library's
+    // folders, else relative): inside, whatever the bytes.
+    if let stated = try? TrashInfo.parseStated(bytes),
+       let placed = try? TrashInfo.place(stated.path, roots: ["/library", "/mnt/real/library/"]) {
+        precondition(LibraryPath.isValid(placed), "a placed Path= leads out of the library: \(placed.debugDescription)")
     }
     guard let info = try? TrashInfo.parse(bytes, root: "/library") else { return 0 }
     let rendered = info.render()

@@ -37,8 +37,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     }
 
     private let library: Library
-    /// Reopened when `rebuild` replaces the index file (`reopenIfRebuilt`).
-    private var index: Index
+    private let index: Index
     private let options: Options
     private let logger: Logger
     private let queue = EventQueue()
@@ -56,8 +55,12 @@ public final class LibraryWatcher: @unchecked Sendable {
     private var saidProblems: [String: (reason: String, at: Date)] = [:]
     /// The last error of a failing scan: the same error is said once.
     private var lastScanError: String?
-    /// It keeps the index's file records between batches; a new one when the index is rebuilt.
-    private var updater: LiveUpdater
+    /// One for the watch's life: it keeps the index's file records between batches (reloaded
+    /// when another process wrote, a `rebuild` included).
+    private let updater: LiveUpdater
+    /// Why the watch stopped by itself (its index's `-wal` was deleted under it); nil when it
+    /// was asked to stop.
+    public private(set) var stoppedBecause: ShoeboxError?
 
     public init(library: Library, index: Index, options: Options, logger: Logger) {
         self.library = library
@@ -317,25 +320,18 @@ public final class LibraryWatcher: @unchecked Sendable {
         while true {
             do {
                 let lock = try LibraryLock(library: library, timeout: 1)
-                return try withExtendedLifetime(lock) {
-                    try reopenIfRebuilt()
-                    return try body()
+                // Writing on into a deleted `-wal` would be writing where no other process reads.
+                do { try index.checkWALNotDeleted() } catch let e as ShoeboxError {
+                    stoppedBecause = e
+                    queue.stop()
+                    return nil
                 }
+                return try withExtendedLifetime(lock) { try body() }
             } catch let e as ShoeboxError where e.code == .locked {
                 if !said { logger.info("waiting: \(e.message)"); said = true }
                 if queue.isStopped { return nil }
             }
         }
-    }
-
-    /// `shoebox rebuild` (run from another shell while this watch waited for the lock) put a new
-    /// index file in place of the one this watch has open: every write to the old one would be
-    /// lost, and its file records are stale. Opens the new one and starts from its records.
-    private func reopenIfRebuilt() throws {
-        guard index.isReplacedOnDisk() else { return }
-        index = try Index(library: library)
-        updater = LiveUpdater(library: library, index: index, options: LiveUpdater.Options(settings: options.settings))
-        logger.info("the index was rebuilt by another command; reopened it")
     }
 
     /// One line per problem with a file: the same words about the same file again within ten

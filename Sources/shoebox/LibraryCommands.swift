@@ -110,7 +110,9 @@ struct Rebuild: ParsableCommand {
             if output.json {
                 try output.print(RebuildReportJSON(report))
             } else {
-                Terminal.out("Rebuilt the index from \(report.sidecars) sidecars.")
+                let fromIndex = report.sidecarsFromIndex
+                Terminal.out("Rebuilt the index from \(report.sidecars) sidecars"
+                             + (fromIndex > 0 ? " (\(fromIndex) of them written again from the old index: missing or not valid)." : "."))
                 try ScanOutput.print(report.scan, output: nil, verbose: false)
             }
         }

@@ -11,8 +11,8 @@ struct Shoebox: ParsableCommand {
         commandName: "shoebox",
         abstract: "A photo library manager whose library is a plain folder.",
         discussion: """
-            The library is --library PATH, else $SHOEBOX_LIBRARY, else the nearest enclosing folder \
-            that has .shoebox/. $SHOEBOX_NOW (ISO 8601) replaces the clock, for tests.
+            The library is --library PATH, else $SHOEBOX_LIBRARY, else the outermost enclosing folder \
+            whose .shoebox/ holds an index or sidecars. $SHOEBOX_NOW (ISO 8601) replaces the clock, for tests.
             """,
         version: "0.1.0",
         subcommands: [Init.self, Scan.self, Watch.self, List.self, Show.self, Trash.self, Restore.self, Album.self,

@@ -80,7 +80,7 @@ struct TrashPut: ParsableCommand {
 struct TrashList: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List Recently Deleted.",
-        discussion: "With --json, one array of items: id, name, original_path, deletion_date, days_left, size.")
+        discussion: "With --json, one array of items: id, name, original_path, deletion_date, days_left, size, problem.")
 
     @OptionGroup var options: LibraryOptions
 
@@ -102,8 +102,10 @@ struct TrashList: ParsableCommand {
             for item in items {
                 let date = String(ShoeboxClock.localISO8601(item.deletionDate).prefix(16)).replacingOccurrences(of: "T", with: " ")
                 let left = item.daysLeft == 1 ? "1 day" : "\(item.daysLeft) days"
+                // An item restore cannot put back says why instead of where it came from.
+                let from = item.problem.map { "  [cannot be restored: \($0)]" } ?? "  ← " + displayPath(item.originalPath ?? "?")
                 lines.append([String(item.id?.rawValue.prefix(13) ?? "—"), date, left.leftPadded(8), formatBytes(item.size).leftPadded(8),
-                              " " + displayPath(item.name) + "  ← " + displayPath(item.originalPath)].joined(separator: " "))
+                              " " + displayPath(item.name) + from].joined(separator: " "))
             }
             Terminal.out(lines.joined(separator: "\n"))
         }
@@ -160,20 +162,10 @@ struct Restore: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let w = try WritableLibrary(options)
-            let byName = Dictionary(try w.trash.items().compactMap { item in item.id.map { (item.name, $0) } },
-                                    uniquingKeysWith: { a, _ in a })
-            var targets: [Asset] = []
-            for ref in items {
-                let name = ref.hasPrefix(RecentlyDeleted.folderName + "/files/")
-                    ? String(ref.dropFirst(RecentlyDeleted.folderName.count + 7)) : ref
-                if let id = byName[name], let asset = try w.index.asset(id: id) {
-                    targets.append(asset)
-                } else {
-                    targets.append(try w.index.resolve(ref, preferring: .trashed))
-                }
-            }
+            let (targets, foreign) = try Self.targets(items, in: w)
             var failures = 0
             let done = try w.trash.restore(targets) { Terminal.error($0); failures += 1 }
+                + w.trash.restoreForeign(foreign) { Terminal.error($0); failures += 1 }
             if output.json {
                 try output.print(done.map(RestoredItemJSON.init))
             } else {
@@ -183,5 +175,27 @@ struct Restore: ParsableCommand {
             }
             if failures > 0 { throw ExitCode(1) }
         }
+    }
+
+    /// The trashed assets and the other tools' items `references` name: a name in `files/`
+    /// (with or without `Recently Deleted/files/`), an id, or an original path.
+    static func targets(_ references: [String], in w: WritableLibrary) throws -> (assets: [Asset], foreign: [TrashItem]) {
+        let listed = try w.trash.items()
+        let byName = Dictionary(listed.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var assets: [Asset] = []
+        var foreign: [TrashItem] = []
+        for ref in references {
+            let name = ref.hasPrefix(RecentlyDeleted.folderName + "/files/")
+                ? String(ref.dropFirst(RecentlyDeleted.folderName.count + 7)) : ref
+            let item = byName[name] ?? listed.first { $0.id == nil && $0.originalPath == ref }
+            if let item, item.id == nil {
+                foreign.append(item)
+            } else if let id = item?.id, let asset = try w.index.asset(id: id) {
+                assets.append(asset)
+            } else {
+                assets.append(try w.index.resolve(ref, preferring: .trashed))
+            }
+        }
+        return (assets, foreign)
     }
 }

@@ -53,6 +53,7 @@ struct Watch: ParsableCommand {
                 sources.append(source)
             }
             withExtendedLifetime(sources) { watcher.run() }
+            if let reason = watcher.stoppedBecause { throw reason }
         }
     }
 }

@@ -22,7 +22,7 @@ struct JSONContractEndToEndTests {
     static let scanOptional: Set<String> = ["albums_off"]
     static let albumSummary: Set<String> = ["name", "kind", "path", "count"]
     static let albumEntry: Set<String> = ["position", "link", "id", "path"]
-    static let trashItem: Set<String> = ["id", "name", "original_path", "deletion_date", "days_left", "size"]
+    static let trashItem: Set<String> = ["id", "name", "original_path", "deletion_date", "days_left", "size", "problem"]
     static let purgedItem: Set<String> = ["id", "name", "original_path", "size"]
     static let restoredItem: Set<String> = ["id", "path"]
     static let doctorCheck: Set<String> = ["name", "status", "detail"]
@@ -75,7 +75,7 @@ struct JSONContractEndToEndTests {
         #expect(shown["live_video"] as? String == livePhoto.live_video)
 
         let rebuild = try Self.object(try cli.json(["rebuild"]))
-        Self.expectKeys(rebuild, ["sidecars", "bad_sidecars", "scan"], "rebuild")
+        Self.expectKeys(rebuild, ["sidecars", "bad_sidecars", "sidecars_from_index", "scan"], "rebuild")
         let sidecars = try FileManager.default.contentsOfDirectory(atPath: made.root.appendingPathComponent(".shoebox/sidecars").path)
         #expect(rebuild["sidecars"] as? Int == sidecars.filter { $0.hasSuffix(".json") }.count)
         try Self.expectScanReport(try Self.object(rebuild["scan"]), "rebuild.scan")

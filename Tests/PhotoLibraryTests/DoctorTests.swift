@@ -54,7 +54,7 @@ struct DoctorTests {
         let byName = Dictionary(report.checks.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(byName["sidecars"]?.detail == "1 assets without a sidecar, 0 sidecars not in the index")
         #expect(byName["sidecars"]?.fix?.hasSuffix(" rebuild") == true)
-        #expect(byName["unindexable"]?.detail.hasPrefix("1 file cannot be indexed: notes.jpg: ") == true)
+        #expect(byName["unindexable"]?.detail.hasPrefix("1 file cannot be indexed (1 damaged or not photos: repair, convert or remove them): notes.jpg: ") == true)
         #expect(byName["albums"]?.detail == "1 album folders differ from the index, 1 links lead nowhere")
         #expect(byName["recently deleted"]?.detail.hasPrefix("1 .trashinfo files without their file, 0 trashed") == true)
     }

@@ -31,10 +31,8 @@ public struct UserAlbums: Sendable {
     let library: Library
     public init(library: Library) { self.library = library }
 
-    var folder: URL { library.stateFolder.appendingPathComponent("albums", isDirectory: true) }
-    /// `folder`, relative to the library.
+    /// Where each album's truth is kept (`<id>.json`), relative to the library.
     static let stateFolder = LibraryLayout.stateFolder + "/albums"
-    func url(_ id: String) -> URL { folder.appendingPathComponent(id + ".json") }
 
     /// Names a user album cannot have: the generated albums' folders, and where files Shoebox
     /// did not make are moved out of them.
@@ -46,9 +44,17 @@ public struct UserAlbums: Sendable {
     /// Every album, tombstones included; unreadable files are reported, not fatal.
     func allIncludingDeleted(problem: (String) -> Void = { _ in }) -> [UserAlbum] {
         var out: [UserAlbum] = []
-        for name in directoryNames(folder.path) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        var names: [String] = []
+        do {
+            try library.files.forEachEntry(in: Self.stateFolder) { entry, _ in
+                if let name = entry.name, name.hasSuffix(".json"), !name.hasPrefix(".") { names.append(name) }
+            }
+        } catch {
+            problem("\(error)")
+        }
+        for name in names.sorted() {
             do {
-                let data = try Data(contentsOf: folder.appendingPathComponent(name))
+                guard let data = try library.files.contents(of: Self.stateFolder + "/" + name) else { continue }
                 let album = try ShoeboxJSON.makeDecoder().decode(UserAlbum.self, from: data)
                 guard album.schema <= UserAlbum.currentSchema else {
                     problem(".shoebox/albums/\(name) has schema \(album.schema), newer than this Shoebox; upgrade Shoebox")
@@ -79,14 +85,12 @@ public struct UserAlbums: Sendable {
     }
 
     func save(_ album: UserAlbum) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let data = try ShoeboxJSON.makeEncoder(pretty: true).encode(album)
-        try AtomicFile.write(data, to: url(album.id), sync: true)
+        try library.files.writeAtomically(data, to: Self.stateFolder + "/" + album.id + ".json")
     }
 
     func erase(_ album: UserAlbum) {
-        unlink(url(album.id).path)
-        AtomicFile.syncDirectory(folder.path)
+        try? library.files.removeFiles([album.id + ".json"], inFolder: Self.stateFolder)
     }
 
     /// A new album; fails if its name or folder is taken or reserved.

@@ -10,7 +10,7 @@ import Glibc
 /// command checks them when it takes the writer lock; `doctor` reports them.
 public enum OwnedPaths {
     /// Folders that must be real folders when present.
-    static let folders = [".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Albums",
+    static let folders = [".shoebox", ".shoebox/sidecars", ".shoebox/invalid-sidecars", ".shoebox/albums", "Albums",
                           "Recently Deleted", "Recently Deleted/files", "Recently Deleted/info"]
     /// Files that must be regular files when present.
     static let files = [".shoebox/lock", ".shoebox/index.sqlite", ".shoebox/index.sqlite-wal",
@@ -67,8 +67,11 @@ public enum OwnedPaths {
 
 /// `owned folders`: every folder and file Shoebox owns is a real folder or file, not a link.
 struct OwnedPathsCheck: DoctorCheck {
-    func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
-        let problems = OwnedPaths.problems(in: context.library)
+    func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] { Self.findings(context.library) }
+
+    /// Needs no index: `doctor` says it also when the index cannot be opened.
+    static func findings(_ library: Library) -> [DoctorReport.Check] {
+        let problems = OwnedPaths.problems(in: library)
         if problems.isEmpty { return [.ok("owned folders", "no link or stray file where Shoebox keeps its own")] }
         return problems.map { .problem("owned folders", $0) }
     }

@@ -34,10 +34,16 @@ extension Library {
     /// `shoebox doctor`: checks that cost no file reads — index against disk, sidecars against
     /// index, unreadable files, inotify limits, free space, symlink support, albums, Recently Deleted.
     public func doctor() throws -> DoctorReport {
-        let context = try DoctorContext(library: self)
         var report = DoctorReport()
-        for check in Library.doctorChecks {
-            report.checks += try check.findings(context)
+        do {
+            let context = try DoctorContext(library: self)
+            for check in Library.doctorChecks {
+                report.checks += try check.findings(context)
+            }
+        } catch let damage as ShoeboxError where damage.code == .indexDamaged {
+            // The other checks read the index: what can be said without it, and the way out.
+            report.checks = OwnedPathsCheck.findings(self) + ConfigCheck.findings(self)
+                + [.problem("index", damage.message, fix: "shoebox --library \(shellQuote(root.path)) rebuild")]
         }
         return report
     }

@@ -21,6 +21,8 @@ final class DoctorContext {
     init(library: Library) throws {
         self.library = library
         index = try Index(library: library)
+        // A damaged page that no check happens to read would otherwise pass unseen.
+        try index.checkIntegrity()
         walked = try LibraryWalker(library: library).walk()
     }
 

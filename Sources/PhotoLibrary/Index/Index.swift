@@ -11,14 +11,16 @@ public final class Index: @unchecked Sendable {
     /// Set when the index was opened read-only because the library cannot be written (read-only
     /// mount, full disk): reads work, and the first write fails with `readOnlyReason`.
     public let readOnlyReason: ShoeboxError?
-    /// The index file's identity when it was opened: `rebuild` puts a new file in its place,
-    /// which a long-lived writer (`watch`) must notice (`isReplacedOnDisk`).
-    let openedFile: FileStat?
     /// The index file, relative to the library.
     let relativePath: String
     /// SQLite's file calls on the library confined for the index's whole life (the pool opens
     /// reader connections as they are needed). Declared after `pool`, so released after it.
     private let confinement: ConfinedSQLite
+    /// The path SQLite was given for the index (below the library folder's real path).
+    var sqlitePath: String { confinement.path(relativePath) }
+
+    /// The path to give SQLite for another file of `.shoebox` (confined like the index's).
+    func confinementPath(of file: URL) -> String { confinement.path(LibraryLayout.stateFolder + "/" + file.lastPathComponent) }
 
     public init(library: Library, path: URL? = nil) throws {
         self.library = library
@@ -48,6 +50,7 @@ public final class Index: @unchecked Sendable {
                 pool = writable
                 readOnlyReason = nil
             } catch {
+                if let damage = IndexDamage.diagnose(error, index: url, library: library) { throw damage }
                 // Opening a WAL database for writing writes (the -wal and -shm files, a migration
                 // check). When that fails because the disk just filled, reading is still worth having.
                 guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
@@ -57,14 +60,6 @@ public final class Index: @unchecked Sendable {
                 readOnlyReason = problem
             }
         }
-        openedFile = try library.files.lstat(relativePath)
-    }
-
-    /// Whether another file now stands where this index was opened (`rebuild` replaced it).
-    public func isReplacedOnDisk() -> Bool {
-        guard let openedFile else { return false }
-        guard let now = try? library.files.lstat(relativePath) else { return true }
-        return now.device != openedFile.device || now.inode != openedFile.inode
     }
 
     /// `mode=ro` reads the WAL through an existing -shm (a crash may have left committed pages
@@ -206,6 +201,11 @@ public final class Index: @unchecked Sendable {
 
     public func allAssets() throws -> [Asset] {
         try read { db in try Row.fetchAll(db, sql: "SELECT \(Index.columns) FROM asset ORDER BY path, id").map(Index.asset(from:)) }
+    }
+
+    /// The id of every asset.
+    func allIDs() throws -> [AssetID] {
+        try read { db in try String.fetchAll(db, sql: "SELECT id FROM asset").map(AssetID.init(trusted:)) }
     }
 
     public func count(state: AssetState? = nil) throws -> Int {
@@ -367,6 +367,7 @@ public final class Index: @unchecked Sendable {
             // The index is a cache: one written in another format is rebuilt from the sidecars.
             throw ShoeboxError(.index, "the index \(library.indexURL.path) is unreadable (\(SidecarStore.describe(e))); recreate it with `shoebox --library \(shellQuote(library.root.path)) rebuild`")
         } catch {
+            if let damage = IndexDamage.diagnose(error, index: library.indexURL, library: library) { throw damage }
             throw ShoeboxError(.index, "cannot read the index \(library.indexURL.path)", underlying: error)
         }
     }
@@ -374,6 +375,7 @@ public final class Index: @unchecked Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         if let readOnlyReason { throw readOnlyReason }
         do { return try pool.write(body) } catch let e as ShoeboxError { throw e } catch {
+            if let damage = IndexDamage.diagnose(error, index: library.indexURL, library: library) { throw damage }
             throw ShoeboxError(.index, "cannot update the index \(library.indexURL.path)", underlying: error)
         }
     }

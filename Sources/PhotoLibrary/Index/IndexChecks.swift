@@ -14,7 +14,9 @@ struct IndexAgainstDisk {
     /// Files a scan cannot index (damaged, not a photo, a name that is not UTF-8).
     var unindexable: [FileProblem] = []
 
-    /// At most this many unindexed files are probed; the rest are counted as not indexed.
+    /// Probing stops once this many unindexed files turned out indexable (a scan is needed
+    /// then anyway); the rest are counted as not indexed. Files that cannot be indexed do not
+    /// count: thousands of them must not make `doctor` ask for a scan that cannot help.
     static let probeLimit = 200
 
     init(_ context: DoctorContext) throws {
@@ -29,27 +31,29 @@ struct IndexAgainstDisk {
             seen.insert(f.path)
             guard let r = byPath[f.path] else {
                 let ext = (f.path as NSString).pathExtension.lowercased()
-                if FileProbe.mediaExtensions.contains(ext) { notInIndex.append(f.path) }
+                guard FileProbe.mediaExtensions.contains(ext) else { continue }
+                // Known without opening it (the scan says the same).
+                if f.stat.size == 0 { unindexable.append(FileProblem(path: f.path, reason: FileProbe.emptyFile)) }
+                else { notInIndex.append(f.path) }
                 continue
             }
             if r.size != f.stat.size || r.mtimeNS != f.stat.mtimeNS || r.inode != f.stat.inode { changed += 1 }
         }
-        unindexable = walked.problems.filter { $0.reason == FileProblem.nameNotUTF8 }
+        unindexable += walked.problems.filter(\.isAboutTheName)
         probe(notInIndex, in: context.library)
         vanished = byPath.keys.filter { !seen.contains($0) }.count
     }
 
     /// A file the scan cannot index (damaged, not a photo, a bomb) is not a stale index: look at
-    /// the first few the way the scan does (headers and structure, not the whole file), so that
-    /// `doctor` does not ask for a scan that cannot help. Beyond that many, they are counted as
-    /// not indexed.
+    /// them the way the scan does (headers and structure, not the whole file), so that `doctor`
+    /// does not ask for a scan that cannot help — until `probeLimit` turned out indexable.
     private mutating func probe(_ notInIndex: [String], in library: Library) {
         guard !notInIndex.isEmpty else { return }
         let probe = FileProbe(library: library, now: Date())
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 64)
         defer { buffer.deallocate() }
         for (i, path) in notInIndex.enumerated() {
-            guard i < IndexAgainstDisk.probeLimit else { unindexed += notInIndex.count - i; break }
+            guard unindexed < IndexAgainstDisk.probeLimit else { unindexed += notInIndex.count - i; break }
             switch probe.probe(path, buffer: buffer, hashing: false) {
             case .failed(let problem) where !problem.stillBeingWritten: unindexable.append(problem)
             case .ignored: break

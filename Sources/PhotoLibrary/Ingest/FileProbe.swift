@@ -68,6 +68,9 @@ struct FileProbe {
     let library: Library
     let now: Date
 
+    /// What is said of a media file of 0 bytes (`scan`, `watch`, `doctor`).
+    static let emptyFile = "empty file (0 bytes)"
+
     /// `hashing: false` judges the file without reading it all (`doctor`): the result's `sha256` is empty.
     func probe(_ path: String, buffer: UnsafeMutableRawBufferPointer, hashing: Bool = true) -> Outcome {
         let fullPath = library.url(for: path).path
@@ -92,7 +95,7 @@ struct FileProbe {
         let ext = (path as NSString).pathExtension.lowercased()
         let expectsMedia = FileProbe.mediaExtensions.contains(ext)
         if before.size == 0 {
-            return expectsMedia ? .failed(FileProblem(path: path, reason: "empty file (0 bytes)")) : .ignored
+            return expectsMedia ? .failed(FileProblem(path: path, reason: FileProbe.emptyFile)) : .ignored
         }
         let source = FileByteSource(fd: fd, size: before.size)
         let head: [UInt8]

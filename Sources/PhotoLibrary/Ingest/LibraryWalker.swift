@@ -136,6 +136,9 @@ struct LibraryWalker {
             switch info {
             case FTS_D:
                 result.folders += 1
+            case _ where (info == FTS_DNR || info == FTS_ERR || info == FTS_NS) && ent.pointee.fts_errno == ENAMETOOLONG:
+                // Not a permission a chmod would give: no call can name it (PATH_MAX).
+                result.problems.append(FileProblem(path: rel, reason: FileProblem.pathTooLong(Int(ent.pointee.fts_pathlen))))
             case FTS_DNR:
                 result.unreadableFolders.append(rel)
                 unreadableFolder(rel)
@@ -182,6 +185,17 @@ public func displayPath(_ path: String) -> String {
 extension FileProblem {
     /// What is said of a file or folder whose name is not UTF-8 (scan, doctor and watch alike).
     public static let nameNotUTF8 = "name is not valid UTF-8; rename it to index it (e.g. with `convmv -f latin1 -t utf8`)"
+
+    /// What is said of a file or folder whose full path is longer than Linux lets a program name.
+    static func pathTooLong(_ bytes: Int) -> String {
+        "\(pathTooLongPrefix) (\(bytes) bytes with the library's folder; Linux allows \(Int(PATH_MAX) - 1)); move it to a shorter path to index it"
+    }
+
+    static let pathTooLongPrefix = "path is too long to be indexed"
+
+    /// A problem with the file's name or path, not with its content or permissions: a scan
+    /// cannot index it and a `chmod` does not help.
+    var isAboutTheName: Bool { reason == FileProblem.nameNotUTF8 || reason.hasPrefix(FileProblem.pathTooLongPrefix) }
 }
 
 /// A path that may hold bytes that are not UTF-8, printable on one line (`caf\xe9.jpg`).

@@ -114,7 +114,8 @@ public final class Scanner {
         }
         if try index.count() == 0 {
             // An empty index beside sidecars was deleted or lost: refill it, or every file would get a new id.
-            let found = writer.sidecars.all { report.failed.append(FileProblem(path: ".shoebox/sidecars", reason: $0)) }
+            let (found, bad) = writer.sidecars.readAll()
+            report.failed += bad.map { FileProblem(path: $0.path, reason: $0.reason) }
             try index.load(found)
         }
     }

@@ -53,15 +53,18 @@ public struct ScanReportJSON: PublicJSONShape, Sendable {
 }
 
 /// `rebuild --json`: public contract: `sidecars` (how many were read), `bad_sidecars`
-/// (`FileProblemJSON`) and `scan`, the report of the scan that followed (`ScanReportJSON`).
+/// (`FileProblemJSON`), `sidecars_from_index` (missing or invalid ones written again from the
+/// old index) and `scan`, the report of the scan that followed (`ScanReportJSON`).
 public struct RebuildReportJSON: PublicJSONShape, Sendable {
     var sidecars: Int
     var bad_sidecars: [FileProblemJSON]
+    var sidecars_from_index: Int
     var scan: ScanReportJSON
 
     public init(_ r: RebuildReport) {
         sidecars = r.sidecars
         bad_sidecars = r.badSidecars.map(FileProblemJSON.init)
+        sidecars_from_index = r.sidecarsFromIndex
         scan = ScanReportJSON(r.scan)
     }
 }

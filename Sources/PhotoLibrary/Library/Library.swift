@@ -19,26 +19,47 @@ public struct Library: Sendable {
 
     public init(root: URL) { self.root = root.standardizedFileURL }
 
-    /// `--library`, else `$SHOEBOX_LIBRARY`, else the nearest enclosing folder that has `.shoebox/`.
+    /// `--library`, else `$SHOEBOX_LIBRARY`, else the outermost enclosing folder that is a
+    /// library. A library is a folder whose `.shoebox/` holds the index or the sidecars folder
+    /// (what `init` makes): a folder a user named `.shoebox` is not one. Of several enclosing
+    /// libraries the outermost wins: it indexes every file below it, so a `.shoebox/` inside it
+    /// (a library copied in, an old backup) would index the same files a second time, with a
+    /// `Recently Deleted/` and `Albums/` that are the outer library's ordinary folders. A path
+    /// given explicitly must be a library and not inside another.
     public static func locate(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                               currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> Library {
         if let given = explicit ?? environment["SHOEBOX_LIBRARY"] {
             let url = URL(fileURLWithPath: given, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true))
             let library = Library(root: url)
+            let outer = outermost(enclosing: library.root.deletingLastPathComponent())
+            if let outer, library.isInitialized { throw insideAnother(library, outer) }
             guard library.isInitialized else {
-                throw ShoeboxError(.noLibrary, "\(library.root.path) is not a Shoebox library; run `shoebox init \(shellQuote(library.root.path))`")
+                let hint = outer.map { "; it is inside the Shoebox library \($0.root.path): pass --library \(shellQuote($0.root.path))" }
+                    ?? "; run `shoebox init \(shellQuote(library.root.path))`"
+                throw ShoeboxError(.noLibrary, "\(library.root.path) is not a Shoebox library" + hint)
             }
             return library
         }
-        var dir = URL(fileURLWithPath: currentDirectory, isDirectory: true).standardizedFileURL
+        let here = URL(fileURLWithPath: currentDirectory, isDirectory: true).standardizedFileURL
+        if let found = outermost(enclosing: here) { return found }
+        throw ShoeboxError(.noLibrary, "no Shoebox library here or above \(currentDirectory); run `shoebox init PATH` or pass --library PATH")
+    }
+
+    /// The outermost library among `folder` and the folders that hold it.
+    static func outermost(enclosing folder: URL) -> Library? {
+        var dir = folder.standardizedFileURL
+        var found: Library?
         while true {
             let candidate = Library(root: dir)
-            if candidate.isInitialized { return candidate }
+            if candidate.isInitialized { found = candidate }
             let parent = dir.deletingLastPathComponent()
-            if parent.path == dir.path { break }
+            if parent.path == dir.path { return found }
             dir = parent
         }
-        throw ShoeboxError(.noLibrary, "no Shoebox library here or above \(currentDirectory); run `shoebox init PATH` or pass --library PATH")
+    }
+
+    static func insideAnother(_ library: Library, _ outer: Library) -> ShoeboxError {
+        ShoeboxError(.insideLibrary, "\(library.root.path) is inside the Shoebox library \(outer.root.path), which indexes its files already; pass --library \(shellQuote(outer.root.path)) (a library inside another would index them twice)")
     }
 
     /// Why Shoebox cannot write into this library, when it cannot: a read-only mount, a state
@@ -62,9 +83,13 @@ public struct Library: Sendable {
         return nil
     }
 
+    /// Whether `.shoebox/` here is a library's: it holds the index or the sidecars folder (what
+    /// `init` makes; either survives the loss of the other). A folder a user named `.shoebox`
+    /// (or one holding only a config) is not.
     public var isInitialized: Bool {
         var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: stateFolder.path, isDirectory: &isDir) && isDir.boolValue
+        return FileManager.default.fileExists(atPath: indexURL.path)
+            || (FileManager.default.fileExists(atPath: sidecarFolder.path, isDirectory: &isDir) && isDir.boolValue)
     }
 
     /// Creates `.shoebox/` with its folders and a commented config. Existing libraries are left alone.
@@ -76,16 +101,23 @@ public struct Library: Sendable {
         if fm.fileExists(atPath: library.root.path, isDirectory: &isDir), !isDir.boolValue {
             throw ShoeboxError(.invalidArgument, "\(library.root.path) is a file, not a folder")
         }
+        if let outer = outermost(enclosing: library.root.deletingLastPathComponent()) {
+            throw insideAnother(library, outer)
+        }
         if library.isInitialized {
             throw ShoeboxError(.alreadyLibrary, "\(library.root.path) is already a Shoebox library")
+        }
+        if fm.fileExists(atPath: library.stateFolder.path) {
+            throw ShoeboxError(.alreadyExists, "\(library.stateFolder.path) exists but is not a Shoebox library's (no index, no sidecars); rename or move it, then run `shoebox init` again")
         }
         do {
             try fm.createDirectory(at: library.root, withIntermediateDirectories: true)
             guard access(library.root.path, W_OK) == 0 else {
                 throw ShoeboxError(.unreadable, "\(library.root.path) is not writable; fix with `chmod u+w \(shellQuote(library.root.path))`")
             }
-            try fm.createDirectory(at: library.sidecarFolder, withIntermediateDirectories: true)
-            try AtomicFile.write(Data(LibraryConfig.defaultText.utf8), to: library.configURL)
+            // Through the confined layer: a `.shoebox` link planted meanwhile is refused, not followed.
+            try library.files.withFolder(LibraryLayout.sidecarsFolder, creating: true) { _ in }
+            try library.files.writeAtomically(Data(LibraryConfig.defaultText.utf8), to: LibraryLayout.stateFolder + "/config.toml")
             // The index is created here so that a library is complete from its first moment.
             _ = try Index(library: library)
         } catch let e as ShoeboxError {

@@ -42,13 +42,16 @@ struct DiskSpaceCheck: DoctorCheck {
 
 /// `config`: `.shoebox/config.toml` reads (known keys, values within their bounds).
 struct ConfigCheck: DoctorCheck {
-    func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
+    func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] { Self.findings(context.library) }
+
+    /// Needs no index: `doctor` says it also when the index cannot be opened.
+    static func findings(_ library: Library) -> [DoctorReport.Check] {
         do {
-            _ = try LibrarySettings.load(context.library)
-            return [.ok("config", FileManager.default.fileExists(atPath: context.library.configURL.path)
+            _ = try LibrarySettings.load(library)
+            return [.ok("config", FileManager.default.fileExists(atPath: library.configURL.path)
                         ? "config.toml reads" : "no config.toml: the defaults")]
         } catch {
-            return [.problem("config", "\(error)", fix: "edit \(shellQuote(context.library.configURL.path))")]
+            return [.problem("config", "\(error)", fix: "edit \(shellQuote(library.configURL.path))")]
         }
     }
 }

@@ -8,12 +8,15 @@ public struct ShoeboxError: Error, CustomStringConvertible, Sendable {
     public enum Code: String, Sendable {
         case noLibrary          // no .shoebox/ here or above
         case alreadyLibrary
+        case insideLibrary      // a library (or init) inside another library, which indexes its files already
         case unreadable         // permissions
         case notFound           // id or path not in the index
         case ambiguous          // id prefix matches several assets
         case locked             // another writer holds the library lock
         case io
         case index              // SQLite
+        case indexDamaged       // the index file (or its -wal) is damaged: `rebuild` recreates it, same ids
+        case newerVersion       // a file written by a newer Shoebox (a sidecar's schema): upgrade to read it
         case massDisappearance  // a mount looks missing: refuse to mark everything gone
         case invalidArgument
         case readOnly           // the library's file system is mounted read-only, or .shoebox/ is not writable

@@ -24,14 +24,4 @@ extension Index {
                              arguments: [id.rawValue]).map(Index.asset(from:))
         }
     }
-
-    func trashedIDsByName() throws -> [String: AssetID] {
-        try read { db in
-            var out: [String: AssetID] = [:]
-            for r in try Row.fetchAll(db, sql: "SELECT trash_name, id FROM asset WHERE state = 'trashed' AND trash_name IS NOT NULL") {
-                out[r[0]] = AssetID(trusted: r[1])
-            }
-            return out
-        }
-    }
 }

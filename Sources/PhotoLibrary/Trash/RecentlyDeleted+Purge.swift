@@ -10,7 +10,8 @@ extension RecentlyDeleted {
     public struct Purged: Sendable {
         public var id: AssetID?
         public var name: String
-        public var originalPath: String
+        /// Nil when nothing said where it came from in the library.
+        public var originalPath: String?
         public var size: Int64
     }
 
@@ -48,7 +49,9 @@ extension RecentlyDeleted {
             failed("\(shown) is a \(st.typeName), not a file; left for you to delete")
             return false
         }
-        let line = "purged \(shown) (\(item.size) bytes, was \(displayPath(item.originalPath)), deleted \(TrashInfo.formatLocal(item.deletionDate)))"
+        // Every name escaped: a `Path=` holding a newline must not forge a line of the log.
+        let was = item.originalPath ?? item.statedPath.map { "\($0) by its .trashinfo" } ?? "from an unknown place"
+        let line = "purged \(shown) (\(item.size) bytes, was \(displayPath(was)), deleted \(TrashInfo.formatLocal(item.deletionDate)))"
         do {
             // Deleted only if it is still the file that was trashed: a Shoebox item by the
             // index's record, another tool's by what was just looked at.

@@ -49,11 +49,13 @@ extension RecentlyDeleted {
                 continue
             }
             trashedByName[record.name] = a
-            if !infos.contains(record.name) {
-                // Its .trashinfo was deleted (by hand, or by a tool): the index still knows what it said.
+            guard infos.contains(record.name), let info = try? readInfo(record.name) else {
+                // Its .trashinfo was deleted or damaged (by hand, or by a tool): the index still
+                // knows what it said, and other tools need it to list the file.
                 try writeInfo(TrashInfo(path: a.path, deletionDate: record.deletedAt), as: record.name)
-            } else if let info = try? readInfo(record.name),
-                      Int64(info.deletionDate.timeIntervalSince1970) != Int64(record.deletedAt.timeIntervalSince1970) {
+                continue
+            }
+            if Int64(info.deletionDate.timeIntervalSince1970) != Int64(record.deletedAt.timeIntervalSince1970) {
                 // The .trashinfo is the truth about when it was deleted (a user or a tool may edit it).
                 var m = a
                 m.trash?.deletedAt = info.deletionDate

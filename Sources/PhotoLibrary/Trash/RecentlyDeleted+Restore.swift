@@ -9,7 +9,8 @@ import Glibc
 extension RecentlyDeleted {
     /// One asset back in the library.
     public struct Restored: Sendable {
-        public var id: AssetID
+        /// Nil for another tool's file that is not a photo or video Shoebox indexes.
+        public var id: AssetID?
         public var path: String
         /// Why it is not at its original path, or that its folder was recreated.
         public var note: String?

@@ -87,8 +87,23 @@ public final class RecentlyDeleted {
 
     // MARK: Info files
 
-    /// Reads `info/<name>.trashinfo`, at most `TrashInfo.maximumSize` bytes of it, never through a link.
+    /// Reads `info/<name>.trashinfo` with its `Path=` relative to the library (the
+    /// specification's reading; `placeForeign` also knows trash-cli's).
     func readInfo(_ name: String) throws -> TrashInfo {
+        let stated = try readStated(name)
+        return TrashInfo(path: try TrashInfo.place(stated.path, roots: roots), deletionDate: stated.deletionDate)
+    }
+
+    /// The library's folder as given and with links resolved: another tool writes the resolved
+    /// one (`~/Pictures` → `/mnt/photos/Pictures`).
+    var roots: [String] {
+        let resolved = URL(fileURLWithPath: library.root.path).resolvingSymlinksInPath().path
+        return resolved == library.root.path ? [library.root.path] : [library.root.path, resolved]
+    }
+
+    /// Reads `info/<name>.trashinfo`, at most `TrashInfo.maximumSize` bytes of it, never through
+    /// a link, and parses its format.
+    func readStated(_ name: String) throws -> TrashInfo.Stated {
         let fd = try library.files.open(RecentlyDeleted.infoRelative(name), O_RDONLY)
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: TrashInfo.maximumSize + 1)
@@ -99,7 +114,7 @@ public final class RecentlyDeleted {
             guard n > 0 else { break }
             count += n
         }
-        return try TrashInfo.parse(Data(buffer[..<count]), root: library.root.path)
+        return try TrashInfo.parseStated(Data(buffer[..<count]))
     }
 
     /// Writes (or replaces) `info/<name>.trashinfo`.

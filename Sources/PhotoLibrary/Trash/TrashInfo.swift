@@ -33,8 +33,39 @@ public struct TrashInfo: Equatable, Sendable {
         "[Trash Info]\nPath=\(TrashInfo.percentEncode(path))\nDeletionDate=\(TrashInfo.formatLocal(deletionDate))\n"
     }
 
+    /// What a `.trashinfo` says, before its `Path=` is placed in the library: the path decoded
+    /// but as written (absolute, or relative to whatever the tool that wrote it took as the top).
+    public struct Stated: Equatable, Sendable {
+        public var path: String
+        public var deletionDate: Date
+    }
+
     /// Parses a `.trashinfo`; `root` turns an absolute `Path=` inside the library into a relative one.
     public static func parse(_ data: Data, root: String? = nil) throws -> TrashInfo {
+        let stated = try parseStated(data)
+        return TrashInfo(path: try place(stated.path, roots: root.map { [$0] } ?? []), deletionDate: stated.deletionDate)
+    }
+
+    /// `path` (a decoded `Path=`) relative to the library: an absolute one under one of `roots`
+    /// (the library's folder as given and with links resolved) loses that prefix; then it must
+    /// be a plain relative path (`LibraryPath`). Throws, with the path escaped, when it is not.
+    static func place(_ path: String, roots: [String]) throws -> String {
+        var path = path
+        if path.hasPrefix("/") {
+            guard let base = roots.map({ $0.hasSuffix("/") ? $0 : $0 + "/" }).first(where: { path.hasPrefix($0) }) else {
+                throw problem("has a Path= outside the library (\(displayPath(path)))")
+            }
+            path = String(path.dropFirst(base.count))
+        }
+        guard LibraryPath.isValid(path) else {
+            throw problem("has a Path= that is not a plain relative path (\(displayPath(path)))")
+        }
+        return path
+    }
+
+    /// Parses the format of a `.trashinfo` (its group, one `Path=` and one `DeletionDate=`), at
+    /// most `maximumSize` bytes, without placing the path.
+    public static func parseStated(_ data: Data) throws -> Stated {
         guard data.count <= maximumSize else { throw problem("is larger than \(maximumSize / 1024) KiB") }
         guard let text = String(data: data, encoding: .utf8) else { throw problem("is not UTF-8 text") }
         var inGroup = false
@@ -67,17 +98,9 @@ public struct TrashInfo: Equatable, Sendable {
             }
         }
         guard sawGroup else { throw problem("has no [Trash Info] group") }
-        guard var path, !path.isEmpty else { throw problem("has no Path=") }
+        guard let path, !path.isEmpty else { throw problem("has no Path=") }
         guard let date else { throw problem("has no DeletionDate=") }
-        if path.hasPrefix("/") {
-            let base = (root ?? "").hasSuffix("/") ? root! : (root ?? "") + "/"
-            guard root != nil, path.hasPrefix(base) else { throw problem("has a Path= outside the library (\(path))") }
-            path = String(path.dropFirst(base.count))
-        }
-        guard LibraryPath.isValid(path) else {
-            throw problem("has a Path= that is not a plain relative path")
-        }
-        return TrashInfo(path: path, deletionDate: date)
+        return Stated(path: path, deletionDate: date)
     }
 
     static func problem(_ what: String) -> ShoeboxError { ShoeboxError(.invalidArgument, what) }

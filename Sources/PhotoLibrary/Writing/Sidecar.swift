@@ -61,50 +61,23 @@ public struct SidecarStore: Sendable {
             guard LibraryPath.isValid(sidecar.asset.path) else {
                 throw ShoeboxError(.io, "sidecar \(name) is not valid: its path \(String(reflecting: sidecar.asset.path)) is not inside the library")
             }
-            guard sidecar.schema <= Sidecar.currentSchema else {
-                throw ShoeboxError(.io, "sidecar \(name) has schema \(sidecar.schema), newer than this Shoebox (\(Sidecar.currentSchema)); upgrade Shoebox")
-            }
+            try SidecarStore.refuseNewer(sidecar.schema, name)
             return sidecar
         } catch let e as ShoeboxError {
             throw e
         } catch {
+            // A newer Shoebox may have changed the asset's shape: its schema says so first.
+            if let schema = try? JSONDecoder().decode(SchemaOnly.self, from: data).schema { try SidecarStore.refuseNewer(schema, name) }
             throw ShoeboxError(.io, "sidecar \(name) is not valid: \(SidecarStore.describe(error))")
         }
     }
 
-    /// Every sidecar on disk; unreadable ones are reported through `problem`, not fatal.
-    public func all(problem: (String) -> Void) -> [Sidecar] {
-        var named: [(name: String, data: Data?)] = []
-        let folder = library.root.path + "/" + LibraryLayout.sidecarsFolder
-        do {
-            try library.files.forEachEntry(in: LibraryLayout.sidecarsFolder) { entry, dir in
-                guard let name = entry.name, name.hasSuffix(".json"), !name.hasPrefix(".") else { return }
-                // Never through a link: a sidecar pointing at a file outside is reported, not read.
-                let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-                defer { if fd >= 0 { close(fd) } }
-                guard fd >= 0 else { return problem("\(folder)/\(name): \(ShoeboxError.errnoText())") }
-                do { named.append((name, try LibraryFiles.readAll(fd, shownAs: folder + "/" + name, limit: 64 << 20))) } catch {
-                    problem("\(error)")
-                }
-            }
-        } catch {
-            problem("\(error)")
+    private struct SchemaOnly: Decodable { var schema: Int }
+
+    private static func refuseNewer(_ schema: Int, _ name: String) throws {
+        guard schema <= Sidecar.currentSchema else {
+            throw ShoeboxError(.newerVersion, "sidecar \(name) has schema \(schema), newer than this Shoebox (\(Sidecar.currentSchema)); upgrade Shoebox")
         }
-        var out: [Sidecar] = []
-        for (name, data) in named.sorted(by: { $0.name < $1.name }) {
-            guard let data else { continue }
-            do {
-                let sidecar = try decode(data, name: name)
-                guard Self.fileName(of: sidecar.asset.id) == name else {
-                    problem("\(folder)/\(name): holds id \(sidecar.asset.id), not the one its name says; ignored")
-                    continue
-                }
-                out.append(sidecar)
-            } catch {
-                problem("\(folder)/\(name): \(error)")
-            }
-        }
-        return out
     }
 
     static func describe(_ error: any Error) -> String {
