@@ -9,6 +9,8 @@ struct EXIFFields: Equatable {
     var make: String?
     var model: String?
     var software: String?
+    /// Apple's Live Photo content identifier (MakerNote tag 0x0011).
+    var contentIdentifier: String?
 }
 
 /// EXIF through libexif: its TIFF/IFD parser is bounds-checked and long fuzzed, which a
@@ -41,6 +43,9 @@ enum EXIF {
         if let o = view.integer(.ifd0, EXIF_TAG_ORIENTATION), (1...8).contains(o) { f.orientation = o }
         f.takenAt = view.captureDate()
         f.gps = view.gps()
+        if let e = view.entry(.exif, EXIF_TAG_MAKER_NOTE) {
+            f.contentIdentifier = AppleMakerNote.contentIdentifier(Array(view.bytes(e)))
+        }
         return f == EXIFFields() ? nil : f
     }
 

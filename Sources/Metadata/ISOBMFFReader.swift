@@ -117,6 +117,7 @@ enum ISOBMFF {
         var duration: Double?
         var gps: GPSCoordinate?
         var make: String?, model: String?, software: String?
+        var contentIdentifier: String?
     }
 
     static func readVideo(_ source: ByteSource, format: MediaFormat) throws -> MediaMetadata {
@@ -157,7 +158,7 @@ enum ISOBMFF {
         try checkPixelBudget(width: w, height: h)
         return MediaMetadata(format: format, pixelWidth: w, pixelHeight: h, orientation: 1,
                              takenAt: v.takenAt ?? mvhdDate, gps: v.gps, make: v.make, model: v.model,
-                             software: v.software, duration: v.duration)
+                             software: v.software, duration: v.duration, contentIdentifier: v.contentIdentifier)
     }
 
     private static func payload(_ r: WindowedReader, _ b: Box) -> [UInt8]? {
@@ -257,6 +258,7 @@ enum ISOBMFF {
             case "com.apple.quicktime.make": v.make = nonEmpty(text)
             case "com.apple.quicktime.model": v.model = nonEmpty(text)
             case "com.apple.quicktime.software": v.software = nonEmpty(text)
+            case "com.apple.quicktime.content.identifier": v.contentIdentifier = nonEmpty(text)
             default: break
             }
         }

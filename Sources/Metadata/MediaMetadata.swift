@@ -97,15 +97,20 @@ public struct MediaMetadata: Codable, Equatable, Sendable {
     public var country: String?
     /// Seconds, for videos.
     public var duration: Double?
+    /// Apple's content identifier, the same in both halves of a Live Photo (the still's Apple
+    /// MakerNote tag 0x0011, the movie's `com.apple.quicktime.content.identifier`).
+    public var contentIdentifier: String?
 
     public init(format: MediaFormat, pixelWidth: Int = 0, pixelHeight: Int = 0, orientation: Int = 1,
                 takenAt: CaptureDate? = nil, gps: GPSCoordinate? = nil, make: String? = nil, model: String? = nil,
                 software: String? = nil, persons: [String] = [], faces: [FaceRegion] = [],
-                city: String? = nil, country: String? = nil, duration: Double? = nil) {
+                city: String? = nil, country: String? = nil, duration: Double? = nil,
+                contentIdentifier: String? = nil) {
         self.format = format; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
         self.orientation = orientation; self.takenAt = takenAt; self.gps = gps; self.make = make
         self.model = model; self.software = software; self.persons = persons; self.faces = faces
         self.city = city; self.country = country; self.duration = duration
+        self.contentIdentifier = contentIdentifier
     }
 
     /// Orientations 5–8 swap the axes.

@@ -85,6 +85,7 @@ public enum MetadataReader {
         m.make = exif?.make ?? m.make
         m.model = exif?.model ?? m.model
         m.software = exif?.software ?? m.software
+        m.contentIdentifier = exif?.contentIdentifier ?? m.contentIdentifier
         if let xmp {
             m.persons = XMP.deduplicated(m.persons + xmp.persons)
             m.faces += xmp.faces

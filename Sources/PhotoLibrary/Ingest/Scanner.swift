@@ -226,7 +226,10 @@ public final class Scanner {
         let changedAny = report.added + report.moved + report.returned + report.removed + report.updated > 0
         // Trash reconcile counts too: a Live Photo whose photo it found trashed (a `trash` killed
         // between its two files) leaves a video that must stop pointing at it, or `list` hides it.
-        if changedAny || trashChanged { try Grouping(writer: writer).regroup() }
+        let outdated = try Derivation.isOutdated(writer.index)
+        // Groupings follow the rules too (Live Photos need evidence since version 3): an index made
+        // under older rules is regrouped once, from what it holds.
+        if changedAny || trashChanged || outdated { try Grouping(writer: writer).regroup() }
         try Derivation.rederiveIfOutdated(writer: writer, batchSize: options.batchSize)
         let albums = try writer.afterChange(regroup: false)
         report.albumsOff = albums.off

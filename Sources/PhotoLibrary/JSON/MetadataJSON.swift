@@ -257,6 +257,7 @@ enum MetadataJSON {
             var persons: [String]?
             var faces: [FaceRegion]?
             var duration: Double?
+            var contentIdentifier: String?
             var seen: UInt32 = 0
             func once(_ bit: Int) -> Bool { defer { seen |= 1 << bit }; return seen & (1 << bit) == 0 }
             let ok = object { p, key in
@@ -319,6 +320,7 @@ enum MetadataJSON {
                     if p.null() { duration = nil; return true }
                     duration = p.double()
                     return duration != nil
+                case "contentIdentifier": return once(14) && p.optionalString(&contentIdentifier)
                 default:
                     return p.skipValue()
                 }
@@ -327,7 +329,8 @@ enum MetadataJSON {
             guard ok, let format, let pixelWidth, let pixelHeight, let orientation, let persons, let faces else { return nil }
             return MediaMetadata(format: format, pixelWidth: pixelWidth, pixelHeight: pixelHeight, orientation: orientation,
                                  takenAt: takenAt, gps: gps, make: make, model: model, software: software, persons: persons,
-                                 faces: faces, city: city, country: country, duration: duration)
+                                 faces: faces, city: city, country: country, duration: duration,
+                                 contentIdentifier: contentIdentifier)
         }
 
         mutating func captureDate() -> CaptureDate? {

@@ -31,10 +31,13 @@ public enum Derivation {
         return nil
     }
 
+    /// True when the index was derived (and grouped) under older rules.
+    static func isOutdated(_ index: Index) throws -> Bool { try index.meta("derivation") != version }
+
     /// Assets indexed under older rules get today's kind and place, in batches through `writer`.
     static func rederiveIfOutdated(writer: AssetWriter, batchSize: Int) throws {
         let index = writer.index
-        guard try index.meta("derivation") != version else { return }
+        guard try isOutdated(index) else { return }
         var changed: [Asset] = []
         for var asset in try index.allAssets() {
             let before = asset

@@ -36,16 +36,18 @@ struct Grouping {
         try writer.update(want.keys.sorted { $0.rawValue < $1.rawValue }) { $0.duplicateOf = want[$0.id] ?? nil }
     }
 
-    /// The video half of a Live Photo (a MOV with the same folder and stem as a HEIC/JPEG) belongs to the photo.
+    /// The video half of a Live Photo (a MOV with the same folder and stem as a HEIC/JPEG) belongs
+    /// to the photo, but only with evidence (`LivePhotoEvidence`): a name alone pairs an unrelated
+    /// clip and hides it from video listings.
     func pairLivePhotos() throws {
         let rows = try index.read { db in try PairRow.fetch(db) }
-        var photoByStem: [String: AssetID] = [:]
+        var photosByStem: [String: [PairRow]] = [:]
         for r in rows where r.format == .heic || r.format == .jpeg {
-            photoByStem[r.stemKey] = r.id
+            photosByStem[r.stemKey, default: []].append(r)
         }
         var want: [AssetID: AssetID?] = [:]
         for r in rows where r.format == .mov {
-            let partner = photoByStem[r.stemKey]
+            let partner = photosByStem[r.stemKey]?.first { LivePhotoEvidence.pairs(photo: $0.metadata, video: r.metadata) }?.id
             if partner != r.livePhotoOf { want[r.id] = partner }
         }
         try writer.update(want.keys.sorted { $0.rawValue < $1.rawValue }) { $0.livePhotoOf = want[$0.id] ?? nil }
@@ -58,17 +60,21 @@ struct PairRow {
     var path: String
     var format: MediaFormat
     var livePhotoOf: AssetID?
+    var metadata: MediaMetadata
 
     var stemKey: String { ((path as NSString).deletingPathExtension).lowercased() }
 
     static func fetch(_ db: Database) throws -> [PairRow] {
         try Row.fetchAll(db, sql: """
-            SELECT id, path, format, live_photo_of FROM asset
+            SELECT id, path, format, live_photo_of, metadata FROM asset
             WHERE state = 'present' AND format IN ('heic', 'jpeg', 'mov')
             """).compactMap { r in
             guard let f = MediaFormat(rawValue: r[2]) else { return nil }
+            let json: String = r[4]
+            guard let m = MetadataJSON.decode(json)
+                    ?? (try? ShoeboxJSON.makeDecoder().decode(MediaMetadata.self, from: Data(json.utf8))) else { return nil }
             return PairRow(id: AssetID(trusted: r[0]), path: r[1], format: f,
-                           livePhotoOf: (r[3] as String?).map(AssetID.init(trusted:)))
+                           livePhotoOf: (r[3] as String?).map(AssetID.init(trusted:)), metadata: m)
         }
     }
 }
