@@ -7,8 +7,9 @@ import Places
 /// for every asset when these rules change (`version`).
 public enum Derivation {
     /// Bumped when the rules change; an index made under older rules is re-derived once, from the
-    /// metadata it holds, without reading a file. 2: places from the gazetteer.
-    public static let version = "2"
+    /// metadata it holds, without reading a file. 2: places from the gazetteer. 3: Live Photos
+    /// paired only with evidence (regrouped once).
+    public static let version = "3"
 
     /// Loads what the first derivation would otherwise wait for (the gazetteer, ~0.1 s), so that a
     /// long-running watcher's first arrival is indexed as fast as the rest.
