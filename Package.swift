@@ -53,7 +53,7 @@ let package = Package(
 
         // `shoebox watch`: the one owner of libinotifytools, feeding live changes to PhotoLibrary.
         .target(name: "LibraryWatcher", dependencies: [
-            "PhotoLibrary", "CInotifyTools",
+            "PhotoLibrary", "Metadata", "CInotifyTools",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

@@ -1,4 +1,5 @@
 import Foundation
+import Metadata
 import PhotoLibrary
 
 /// Pairs the two halves of a rename (IN_MOVED_FROM, then IN_MOVED_TO with the same cookie).
@@ -53,7 +54,8 @@ struct RenamePairing {
         case (false, true): return isFolder ? .folderArrived(to) : .arrived(to)
         // Into a reserved folder or to a hidden, temporary or companion name: gone from the library.
         case (true, false): return isFolder ? .folderRemoved(from) : .removed(from)
-        case (false, false): return nil
+        // An editor's sidecar saved through a temporary name: its photo is read again.
+        case (false, false): return !isFolder && XMPSidecar.isSidecarName(to) ? .arrived(to) : nil
         }
     }
 

@@ -100,6 +100,8 @@ public struct MediaMetadata: Codable, Equatable, Sendable {
     /// Apple's content identifier, the same in both halves of a Live Photo (the still's Apple
     /// MakerNote tag 0x0011, the movie's `com.apple.quicktime.content.identifier`).
     public var contentIdentifier: String?
+    /// The XMP sidecar file merged in, when there is one (see `XMPSidecar`).
+    public var xmpSidecar: XMPSidecar?
 
     public init(format: MediaFormat, pixelWidth: Int = 0, pixelHeight: Int = 0, orientation: Int = 1,
                 takenAt: CaptureDate? = nil, gps: GPSCoordinate? = nil, make: String? = nil, model: String? = nil,

@@ -11,6 +11,10 @@ struct XMPFields: Equatable {
     var country: String?
     var takenAt: CaptureDate?
     var gps: GPSCoordinate?
+    /// `xmp:Rating`: -1 (rejected) to 5.
+    var rating: Int?
+    /// `dc:subject`, in file order.
+    var keywords: [String] = []
 }
 
 /// A qualified XMP name: namespace URI and local name.
@@ -68,6 +72,7 @@ enum XMP {
         static let iptcExt = "http://iptc.org/std/Iptc4xmpExt/2008-02-29/"
         static let mwgRegions = "http://www.metadataworkinggroup.com/schemas/regions/"
         static let microsoftPhoto = "http://ns.microsoft.com/photo/1.2/"
+        static let dc = "http://purl.org/dc/elements/1.1/"
     }
 
     /// Parses a packet into its properties; nil when it is not XMP Shoebox will read
@@ -109,6 +114,11 @@ enum XMP {
            let lo = p(ns.exif, "GPSLongitude")?.text.flatMap(xmpDegrees) {
             f.gps = GPSCoordinate.validated(lat: la, lon: lo)
         }
+        // Lightroom writes "3", some tools "3.0"; anything outside -1…5 is not a rating.
+        if let t = p(ns.xmp, "Rating")?.text, let r = Double(t.trimmingCharacters(in: .whitespaces)),
+           r.isFinite, (-1...5).contains(r) { f.rating = Int(r.rounded()) }
+        f.keywords = deduplicated((p(ns.dc, "subject")?.items ?? []).compactMap {
+            $0.text?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         return f
     }
 

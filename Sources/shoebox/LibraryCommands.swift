@@ -78,6 +78,7 @@ enum ScanOutput {
             Terminal.message("\(r.removedFromAlbums) photo\(r.removedFromAlbums == 1 ? "" : "s") taken out of user albums: their links were deleted by hand")
         }
         if verbose { for p in r.skipped { Terminal.problem(p, label: "skipped: ") } }
+        if verbose { for p in r.neverIndexed { Terminal.problem(p, label: "not indexed: ") } }
         guard !json else { return }
         var parts = ["\(r.added) added", "\(r.updated) updated", "\(r.moved) moved"]
         if r.returned > 0 { parts.append("\(r.returned) returned") }

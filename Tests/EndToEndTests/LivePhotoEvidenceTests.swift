@@ -20,6 +20,7 @@ struct CameraFiles {
     /// A small JPEG of a repository photo, with the EXIF `tags` (exiftool arguments, e.g. `-Make=Apple`).
     func jpeg(_ path: String, photo: String = "coffee.jpg", tags: [String] = []) throws {
         let source = TestRoll.repositoryRoot.appendingPathComponent("test-data/photos/\(photo)").path
+        try FileManager.default.createDirectory(at: url(path).deletingLastPathComponent(), withIntermediateDirectories: true)
         try TestRoll.run("/usr/bin/convert", [source, "-resize", "320x320", "-quality", "80", url(path).path])
         if !tags.isEmpty { try exiftool(tags, path) }
     }

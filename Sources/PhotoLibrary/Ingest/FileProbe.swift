@@ -106,12 +106,13 @@ struct FileProbe {
             guard expectsMedia else { return .ignored }
             return .failed(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head))"))
         }
-        let metadata: MediaMetadata
+        var metadata: MediaMetadata
         do {
             metadata = try MetadataReader.read(source, fileName: (path as NSString).lastPathComponent)
         } catch {
             return .failed(FileProblem(path: path, reason: String(describing: error)))
         }
+        mergeXMPSidecar(of: path, into: &metadata)
         var warning: String? = nil
         if let incomplete = MetadataReader.incompleteness(source, format: metadata.format) {
             let age = Int64(now.timeIntervalSince1970 * 1e9) - before.mtimeNS

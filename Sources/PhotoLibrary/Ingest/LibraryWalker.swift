@@ -89,7 +89,10 @@ struct LibraryWalker {
     /// The walk, each regular file handed to `visit` as it is found, in path byte order;
     /// `files` stays empty, so memory does not grow with the library. `unreadableFolder` hears of
     /// each folder that cannot be read when the walk reaches it (before any path under it).
-    func walk(unreadableFolder: (String) -> Void = { _ in }, visit: (Entry) throws -> Void) throws -> Result {
+    /// `companion` hears of each regular file that is a known companion (`.xmp`, `.txt`…): never
+    /// indexed, but an XMP sidecar is read with its photo.
+    func walk(unreadableFolder: (String) -> Void = { _ in }, companion: (Entry) -> Void = { _ in },
+              visit: (Entry) throws -> Void) throws -> Result {
         var st = stat()
         // The root itself may be a link (~/Pictures → /mnt/photos); links inside it are not followed.
         guard stat(library.root.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
@@ -129,8 +132,12 @@ struct LibraryWalker {
                 continue
             }
             // Hidden entries, reserved top-level folders, temporary names and companions are not the user's photos.
-            if !LibraryLayout.admits(String(decoding: nameBytes, as: UTF8.self), isFolder: isDir, atRoot: level == 1) {
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            if !LibraryLayout.admits(name, isFolder: isDir, atRoot: level == 1) {
                 if isDir { fts_set(fts, ent, FTS_SKIP) }
+                if info == FTS_F, LibraryLayout.isKnownOther(name), !LibraryLayout.isTemporaryName(name) {
+                    companion(Entry(path: rel, stat: FileStat(ent.pointee.fts_statp.pointee)))
+                }
                 continue
             }
             switch info {

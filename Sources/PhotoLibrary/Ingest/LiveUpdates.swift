@@ -81,6 +81,8 @@ public final class LiveUpdater {
         try loadKnownFilesIfStale()
         let now = ShoeboxClock.now()
         var arrivals: [String] = []
+        // Photos read again because their XMP sidecar changed, though they did not.
+        var sidecarPhotos = Set<String>()
         var removals: [(path: String, isFolder: Bool)] = []
         var changedSomething = false
 
@@ -90,10 +92,17 @@ public final class LiveUpdater {
             var seen = Set<String>()
             let unique = arrivals.reversed().filter { seen.insert($0).inserted }.reversed()
             arrivals.removeAll()
-            if try ingest(Array(unique), now: now, report: &report) { changedSomething = true }
+            if try ingest(Array(unique), forced: sidecarPhotos, now: now, report: &report) { changedSomething = true }
+            sidecarPhotos.removeAll()
         }
 
         for change in changes {
+            if let sidecar = change.xmpSidecarPath {
+                let photos = try photos(ofSidecar: sidecar)
+                sidecarPhotos.formUnion(photos)
+                arrivals += photos
+                continue
+            }
             switch change {
             case .arrived(let path):
                 if Library.isIndexable(relativePath: path) { arrivals.append(path) }
@@ -147,13 +156,13 @@ public final class LiveUpdater {
 
     /// Reads the files that arrived (in parallel, like a scan) and decides what each one is.
     /// Returns whether anything changed.
-    private func ingest(_ paths: [String], now: Date, report: inout Report) throws -> Bool {
+    private func ingest(_ paths: [String], forced: Set<String> = [], now: Date, report: inout Report) throws -> Bool {
         var toRead: [LibraryWalker.Entry] = []
         for path in paths {
             if FileProbe.knownOtherExtensions.contains((path as NSString).pathExtension.lowercased()) { continue }
             // Gone again (a temporary file renamed away) or not a file: nothing arrived.
             guard let st = lstatFile(path), st.isRegular else { continue }
-            if let present = known?.present(at: path), present.sameFile(as: st) { continue }
+            if let present = known?.present(at: path), present.sameFile(as: st), !forced.contains(path) { continue }
             toRead.append(LibraryWalker.Entry(path: path, stat: st))
         }
         var pendingEntries: [Entry] = []
@@ -204,10 +213,11 @@ public final class LiveUpdater {
             return (assets + [asset], entries + [.added(asset.id, path: r.path)])
         case .samePath(let id, let edited):
             guard var asset = try index.asset(id: id) else { return (assets, entries) }
+            let sidecarChanged = asset.metadata.xmpSidecar != r.metadata.xmpSidecar
             asset.take(r)
             claimed.insert(id)
             // Only touched (same content): the record follows the new mtime, nothing worth a log line.
-            return (assets + [asset], entries + (edited ? [.updated(id, path: r.path)] : []))
+            return (assets + [asset], entries + (edited || sidecarChanged ? [.updated(id, path: r.path)] : []))
         case .found(let id, let was):
             guard var asset = try index.asset(id: id) else { return (assets, entries) }
             let from = asset.path

@@ -13,6 +13,8 @@ public struct ScanReport: Sendable {
     public var duplicates = 0
     public var failed: [FileProblem] = []
     public var skipped: [FileProblem] = []
+    /// Files Shoebox never indexes (XMP sidecars, notes…), said under `scan --verbose`.
+    public var neverIndexed: [FileProblem] = []
     public var warnings: [FileProblem] = []
     public var bytesRead: Int64 = 0
     public var seconds: Double = 0

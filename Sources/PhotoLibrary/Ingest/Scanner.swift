@@ -57,6 +57,7 @@ public final class Scanner {
         try prepare(&report)
         var merged = try WalkMerge(library: library, index: index).run()
         report.skipped = merged.walk.skipped
+        report.neverIndexed = merged.neverIndexed
         report.failed += merged.walk.problems
         report.unchanged += merged.unchanged
         // Recently Deleted before the index is read for identities, and after the walk: a file that
@@ -183,8 +184,9 @@ public final class Scanner {
         switch identity {
         case .samePath(let id, let edited):
             guard let found = try index.asset(id: id) else { return changed }
+            // A photo read again for its XMP sidecar alone is updated too.
+            if edited || found.metadata.xmpSidecar != r.metadata.xmpSidecar { report.updated += 1 } else { report.unchanged += 1 }
             asset = found
-            if edited { report.updated += 1 } else { report.unchanged += 1 }
         case .found(let id, let was):
             guard let found = try index.asset(id: id) else { return changed }
             asset = found

@@ -1,4 +1,10 @@
 import Foundation
+import Metadata
+
+extension FileProblem {
+    static let xmpSidecar = "XMP sidecar: its people, place, rating and keywords are read with the photo of the same name; never indexed itself"
+    static let companion = "a companion file (notes, another tool's sidecar or document), not a photo or video; never indexed"
+}
 
 /// The scan's walk against the index in one pass: files come in path byte order (`WalkOrder`), the
 /// present records too (`ORDER BY path`), and the two are merged like sorted lists. Only what
@@ -17,6 +23,19 @@ struct WalkMerge {
         /// folder that could not be read are not among them.
         var vanished: [String: Index.FileRecord] = [:]
         var unchanged = 0
+        /// The XMP sidecar files seen (`XMPSidecarChanges`).
+        var sidecars: [String: FileStat] = [:]
+        /// Files Shoebox will never index (companions of photos), with why: `scan --verbose`.
+        var neverIndexed: [FileProblem] = []
+
+        mutating func noteCompanion(_ e: LibraryWalker.Entry) {
+            if XMPSidecar.isSidecarName(e.path) {
+                sidecars[e.path] = e.stat
+                neverIndexed.append(FileProblem(path: e.path, reason: FileProblem.xmpSidecar))
+            } else {
+                neverIndexed.append(FileProblem(path: e.path, reason: FileProblem.companion))
+            }
+        }
         /// The walk's findings, `files` left empty.
         var walk = LibraryWalker.Result()
     }
@@ -35,7 +54,8 @@ struct WalkMerge {
                     record = try next()
                 }
             }
-            var walk = try LibraryWalker(library: library).walk(unreadableFolder: { unreadable.append($0 + "/") }) { e in
+            var walk = try LibraryWalker(library: library).walk(unreadableFolder: { unreadable.append($0 + "/") },
+                                                                companion: { result.noteCompanion($0) }) { e in
                 if FileProbe.isKnownOther(e.path) { return }
                 try passRecords(before: e.path)
                 if let r = record, WalkOrder.compare(r.path, e.path) == 0 {
@@ -54,6 +74,22 @@ struct WalkMerge {
             walk.files = []
             result.walk = walk
         }
+        try readAgainForSidecars(&result)
         return result
+    }
+
+    /// Photos unchanged themselves whose sidecar changed join the changed files (with their records).
+    private func readAgainForSidecars(_ result: inout Result) throws {
+        let changedPaths = Set(result.changed.map(\.path))
+        let stale = try XMPSidecarChanges(library: library, index: index).stalePhotos(sidecars: result.sidecars)
+            .subtracting(changedPaths)
+        guard !stale.isEmpty else { return }
+        for r in try index.presentFileRecords(at: Array(stale)) {
+            guard let st = try library.files.lstat(r.path), st.isRegular else { continue }
+            result.changed.append(LibraryWalker.Entry(path: r.path, stat: st))
+            result.replaced.append(r)
+            result.unchanged -= 1
+        }
+        result.changed.sort { WalkOrder.precedes($0.path, $1.path) }
     }
 }

@@ -38,6 +38,10 @@ public struct AssetJSON: PublicJSONShape, Sendable {
     /// Trashed assets: the name in `Recently Deleted/files/` and when it went there.
     var trash_name: String?
     var deletion_date: String?
+    /// From an XMP sidecar file beside the photo: its path, `xmp:Rating` and `dc:subject`.
+    var xmp_sidecar: String?
+    var rating: Int?
+    var keywords: [String]
 
     public init(_ a: Asset, liveVideo: String?) {
         id = a.id.rawValue
@@ -69,13 +73,16 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         first_seen = ShoeboxClock.localISO8601(a.firstSeen)
         trash_name = a.trash?.name
         deletion_date = a.trash.map { ShoeboxClock.localISO8601($0.deletedAt) }
+        xmp_sidecar = a.metadata.xmpSidecar?.path
+        rating = a.metadata.xmpSidecar?.rating
+        keywords = a.metadata.xmpSidecar?.keywords ?? []
     }
 
     // Explicit nulls: scripts can rely on every field being present.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, path, kind, format, size, width, height, taken_at, taken_at_source, year, gps, place, persons, faces
         case score, is_utility, sha256, similar_group, duplicate_of, live_video, state, orientation, make, model
-        case duration, mtime, first_seen, trash_name, deletion_date
+        case duration, mtime, first_seen, trash_name, deletion_date, xmp_sidecar, rating, keywords
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -109,6 +116,9 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         try c.encode(first_seen, forKey: .first_seen)
         try c.encode(trash_name, forKey: .trash_name)
         try c.encode(deletion_date, forKey: .deletion_date)
+        try c.encode(xmp_sidecar, forKey: .xmp_sidecar)
+        try c.encode(rating, forKey: .rating)
+        try c.encode(keywords, forKey: .keywords)
     }
 }
 
@@ -198,16 +208,10 @@ public struct AssetJSONArrayWriter {
                     if inner { buffer.append(0x0A) }  // an empty object, as JSONEncoder writes one
                     close(UInt8(ascii: "}"), level: 2)
                 } else { null() }
-            case .persons:
-                buffer.append(UInt8(ascii: "["))
-                for (i, name) in a.persons.enumerated() {
-                    if i > 0 { buffer.append(UInt8(ascii: ",")) }
-                    buffer.append(0x0A)
-                    indent(3)
-                    string(name)
-                }
-                if a.persons.isEmpty { buffer.append(0x0A) }
-                close(UInt8(ascii: "]"), level: 2)
+            case .persons: strings(a.persons)
+            case .keywords: strings(a.keywords)
+            case .xmp_sidecar: optionalString(a.xmp_sidecar)
+            case .rating: if let r = a.rating { integer(r) } else { null() }
             case .faces:
                 buffer.append(UInt8(ascii: "["))
                 for (i, f) in a.faces.enumerated() {
@@ -246,6 +250,19 @@ public struct AssetJSONArrayWriter {
     }
 
     // MARK: Pieces
+
+    /// An array of strings at level 2, as JSONEncoder writes `persons`.
+    private mutating func strings(_ list: [String]) {
+        buffer.append(UInt8(ascii: "["))
+        for (i, name) in list.enumerated() {
+            if i > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(0x0A)
+            indent(3)
+            string(name)
+        }
+        if list.isEmpty { buffer.append(0x0A) }
+        close(UInt8(ascii: "]"), level: 2)
+    }
 
     /// `{` or `,` was written before: a newline (after a `,` for all but the first), the
     /// indentation and `"key" : ` (keys here need no escaping).

@@ -321,6 +321,8 @@ enum MetadataJSON {
                     duration = p.double()
                     return duration != nil
                 case "contentIdentifier": return once(14) && p.optionalString(&contentIdentifier)
+                // Rare (a sidecar beside the photo): JSONDecoder reads those rows.
+                case "xmpSidecar": return p.null()
                 default:
                     return p.skipValue()
                 }
