@@ -20,6 +20,7 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("FileNameDate", "Metadata"),
     ("DateText", "Metadata"),
     ("MetadataReader", "Metadata"),
+    ("RAW", "Metadata"),
     ("TrashInfo", "PhotoLibrary"),
     ("Sidecar", "PhotoLibrary"),
     ("UserAlbum", "PhotoLibrary"),

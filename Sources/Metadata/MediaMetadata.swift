@@ -6,8 +6,13 @@ import Glibc
 /// Container formats Shoebox indexes, as decided by the file's content (never its extension alone).
 public enum MediaFormat: String, Codable, Sendable, CaseIterable {
     case jpeg, png, heic, mp4, mov
+    /// A camera raw file (DNG, CR2, CR3, NEF, ARW, RAF, RW2, ORF: `MediaMetadata.rawType` says which).
+    case raw
 
     public var isVideo: Bool { self == .mp4 || self == .mov }
+
+    /// Lower-case extensions of the camera raw formats Shoebox indexes.
+    public static var rawExtensions: Set<String> { RAWReader.extensions }
 }
 
 /// Where a capture time came from, most trustworthy first.
@@ -100,6 +105,8 @@ public struct MediaMetadata: Codable, Equatable, Sendable {
     /// Apple's content identifier, the same in both halves of a Live Photo (the still's Apple
     /// MakerNote tag 0x0011, the movie's `com.apple.quicktime.content.identifier`).
     public var contentIdentifier: String?
+    /// For camera raw files, the kind of raw as its extension says it (`cr3`, `dng` …).
+    public var rawType: String?
     /// The XMP sidecar file merged in, when there is one (see `XMPSidecar`).
     public var xmpSidecar: XMPSidecar?
 
@@ -107,12 +114,12 @@ public struct MediaMetadata: Codable, Equatable, Sendable {
                 takenAt: CaptureDate? = nil, gps: GPSCoordinate? = nil, make: String? = nil, model: String? = nil,
                 software: String? = nil, persons: [String] = [], faces: [FaceRegion] = [],
                 city: String? = nil, country: String? = nil, duration: Double? = nil,
-                contentIdentifier: String? = nil) {
+                contentIdentifier: String? = nil, rawType: String? = nil) {
         self.format = format; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
         self.orientation = orientation; self.takenAt = takenAt; self.gps = gps; self.make = make
         self.model = model; self.software = software; self.persons = persons; self.faces = faces
         self.city = city; self.country = country; self.duration = duration
-        self.contentIdentifier = contentIdentifier
+        self.contentIdentifier = contentIdentifier; self.rawType = rawType
     }
 
     /// Orientations 5–8 swap the axes.

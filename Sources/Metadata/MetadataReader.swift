@@ -18,6 +18,7 @@ public enum MetadataReader {
     /// Format from the first bytes (at least 64 bytes when available); nil when not a
     /// JPEG/PNG/HEIC(HEIF)/MP4/MOV file. AVIF, though HEIF-based, is not HEIC and gives nil.
     public static func sniff(_ head: [UInt8]) -> MediaFormat? {
+        if RAWReader.sniff(head) { return .raw }
         if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
         if head.hasPrefix(PNGReader.signature) { return .png }
         guard head.count >= 12, let size = head.be32(0) else { return nil }
@@ -47,13 +48,26 @@ public enum MetadataReader {
         return nil
     }
 
+    /// `sniff`, and a TIFF-based camera raw file (DNG, CR2, NEF, ARW) by its TIFF header and its
+    /// name's extension: a plain TIFF image is not indexed.
+    public static func sniff(_ head: [UInt8], fileName: String) -> MediaFormat? {
+        if let format = sniff(head) { return format }
+        return RAWReader.isTIFF(head) && RAWReader.extensions.contains(rawType(fileName) ?? "") ? .raw : nil
+    }
+
+    /// The lower-case extension of `fileName` when it is a raw format's.
+    static func rawType(_ fileName: String) -> String? {
+        let ext = (fileName as NSString).pathExtension.lowercased()
+        return RAWReader.extensions.contains(ext) ? ext : nil
+    }
+
     /// Reads everything Shoebox needs without decoding pixels, fetching only the bytes it needs.
     /// `fileName` (last path component) is used for the file-name date fallback.
     /// Throws MetadataError with a one-line user-facing message.
     public static func read(_ source: ByteSource, fileName: String) throws -> MediaMetadata {
         guard source.count > 0 else { throw MetadataError(.empty, "empty file (0 bytes)") }
         let head = try source.read(at: 0, length: sniffLength)
-        guard let format = sniff(head) else { throw MetadataError(.unrecognized, unrecognized(head)) }
+        guard let format = sniff(head, fileName: fileName) else { throw MetadataError(.unrecognized, unrecognized(head)) }
         var m: MediaMetadata
         var exif: EXIFFields?, xmp: XMPFields?
         switch format {
@@ -61,6 +75,9 @@ public enum MetadataReader {
         case .png: (m, exif, xmp) = try PNGReader.read(source)
         case .heic: (m, exif, xmp) = try HEIFReader.read(source)
         case .mp4, .mov: m = try ISOBMFF.readVideo(source, format: format)
+        case .raw:
+            m = try RAWReader.read(source)
+            m.rawType = rawType(fileName) ?? (head.count >= 12 && head[8..<12].elementsEqual("crx ".utf8) ? "cr3" : nil)
         }
         merge(&m, exif: exif, xmp: xmp)
         if m.takenAt == nil { m.takenAt = FileNameDate.parse(fileName) }
@@ -74,6 +91,8 @@ public enum MetadataReader {
         case .jpeg: return JPEGReader.incompleteness(source)
         case .png: return PNGReader.incompleteness(source)
         case .heic, .mp4, .mov: return ISOBMFF.incompleteness(source, format: format)
+        // LibRaw opened it; makers' containers have no common end to check.
+        case .raw: return nil
         }
     }
 

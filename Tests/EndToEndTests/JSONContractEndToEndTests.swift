@@ -12,7 +12,7 @@ struct JSONContractEndToEndTests {
         "id", "path", "kind", "format", "size", "width", "height", "taken_at", "taken_at_source", "year", "gps", "place",
         "persons", "faces", "score", "is_utility", "sha256", "similar_group", "duplicate_of", "live_video", "state",
         "orientation", "make", "model", "duration", "mtime", "first_seen", "trash_name", "deletion_date",
-        "xmp_sidecar", "rating", "keywords",
+        "xmp_sidecar", "rating", "keywords", "raw_type", "raw_file",
     ]
     static let fileProblem: Set<String> = ["path", "reason", "still_being_written"]
     static let scanCounts: Set<String> = [

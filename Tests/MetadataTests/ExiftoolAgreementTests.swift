@@ -59,6 +59,9 @@ struct ExiftoolAgreementTests {
                 let size = string("Composite:ImageSize") ?? ""
                 agree("size", size == "\(m.pixelWidth) \(m.pixelHeight)" || size == "\(m.pixelWidth)x\(m.pixelHeight)",
                       "\(m.pixelWidth)×\(m.pixelHeight) vs \(size)")
+            case .raw:
+                agree("size", m.pixelWidth == int("EXIF:ImageWidth") && m.pixelHeight == int("EXIF:ImageHeight"),
+                      "\(m.pixelWidth)×\(m.pixelHeight) vs \(r["EXIF:ImageWidth"] ?? "-")×\(r["EXIF:ImageHeight"] ?? "-")")
             case .mp4, .mov:
                 var w = int("QuickTime:ImageWidth") ?? -1, h = int("QuickTime:ImageHeight") ?? -1
                 if [90, 270].contains(int("Composite:Rotation") ?? 0) { swap(&w, &h) }

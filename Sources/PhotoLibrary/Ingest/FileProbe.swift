@@ -33,8 +33,8 @@ struct FileProbe {
     /// Extensions Shoebox expects photos and videos under. Other files are still sniffed, so a
     /// photo without an extension is found, but a non-media file with another extension is not
     /// reported as a problem.
-    static let mediaExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "heic", "heif", "hif",
-                                               "mp4", "m4v", "mov", "qt"]
+    static let mediaExtensions = Set(["jpg", "jpeg", "jpe", "jfif", "png", "heic", "heif", "hif",
+                                      "mp4", "m4v", "mov", "qt"]).union(MediaFormat.rawExtensions)
 
     /// Companions that sit beside photos (sidecars of other tools, notes, documents): never opened.
     static let knownOtherExtensions: Set<String> = ["xmp", "aae", "thm", "txt", "md", "json", "pdf", "xml", "html",
@@ -102,7 +102,7 @@ struct FileProbe {
         do { head = try source.read(at: 0, length: 4096) } catch {
             return .failed(FileProblem(path: path, reason: "cannot read: \(error)"))
         }
-        guard MetadataReader.sniff(head) != nil else {
+        guard MetadataReader.sniff(head, fileName: (path as NSString).lastPathComponent) != nil else {
             guard expectsMedia else { return .ignored }
             return .failed(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head))"))
         }

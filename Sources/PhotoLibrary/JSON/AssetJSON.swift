@@ -42,6 +42,9 @@ public struct AssetJSON: PublicJSONShape, Sendable {
     var xmp_sidecar: String?
     var rating: Int?
     var keywords: [String]
+    /// A camera raw file: its kind (`dng`, `cr3` …); a JPEG/HEIC of a RAW+JPEG shot: the raw file's path.
+    var raw_type: String?
+    var raw_file: String?
 
     public init(_ a: Asset, liveVideo: String?) {
         id = a.id.rawValue
@@ -63,7 +66,11 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         sha256 = a.sha256
         similar_group = a.similarGroup
         duplicate_of = a.duplicateOf?.rawValue
-        live_video = liveVideo
+        // The companion of a photo is its Live Photo movie or, for a RAW+JPEG shot, its raw file.
+        let companionIsRaw = liveVideo.map { MediaFormat.rawExtensions.contains(($0 as NSString).pathExtension.lowercased()) } ?? false
+        live_video = companionIsRaw ? nil : liveVideo
+        raw_file = companionIsRaw ? liveVideo : nil
+        raw_type = a.metadata.rawType
         state = a.state.rawValue
         orientation = a.metadata.orientation
         make = a.metadata.make
@@ -82,7 +89,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, path, kind, format, size, width, height, taken_at, taken_at_source, year, gps, place, persons, faces
         case score, is_utility, sha256, similar_group, duplicate_of, live_video, state, orientation, make, model
-        case duration, mtime, first_seen, trash_name, deletion_date, xmp_sidecar, rating, keywords
+        case duration, mtime, first_seen, trash_name, deletion_date, xmp_sidecar, rating, keywords, raw_type, raw_file
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,6 +126,8 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         try c.encode(xmp_sidecar, forKey: .xmp_sidecar)
         try c.encode(rating, forKey: .rating)
         try c.encode(keywords, forKey: .keywords)
+        try c.encode(raw_type, forKey: .raw_type)
+        try c.encode(raw_file, forKey: .raw_file)
     }
 }
 
@@ -211,6 +220,8 @@ public struct AssetJSONArrayWriter {
             case .persons: strings(a.persons)
             case .keywords: strings(a.keywords)
             case .xmp_sidecar: optionalString(a.xmp_sidecar)
+            case .raw_type: optionalString(a.raw_type)
+            case .raw_file: optionalString(a.raw_file)
             case .rating: if let r = a.rating { integer(r) } else { null() }
             case .faces:
                 buffer.append(UInt8(ascii: "["))

@@ -258,6 +258,7 @@ enum MetadataJSON {
             var faces: [FaceRegion]?
             var duration: Double?
             var contentIdentifier: String?
+            var rawType: String?
             var seen: UInt32 = 0
             func once(_ bit: Int) -> Bool { defer { seen |= 1 << bit }; return seen & (1 << bit) == 0 }
             let ok = object { p, key in
@@ -270,6 +271,7 @@ enum MetadataJSON {
                     case "heic": format = .heic
                     case "mp4": format = .mp4
                     case "mov": format = .mov
+                    case "raw": format = .raw
                     default: return false
                     }
                 case "pixelWidth": guard once(1) else { return false }; pixelWidth = p.int(); return pixelWidth != nil
@@ -323,6 +325,7 @@ enum MetadataJSON {
                 case "contentIdentifier": return once(14) && p.optionalString(&contentIdentifier)
                 // Rare (a sidecar beside the photo): JSONDecoder reads those rows.
                 case "xmpSidecar": return p.null()
+                case "rawType": return once(15) && p.optionalString(&rawType)
                 default:
                     return p.skipValue()
                 }
@@ -332,7 +335,7 @@ enum MetadataJSON {
             return MediaMetadata(format: format, pixelWidth: pixelWidth, pixelHeight: pixelHeight, orientation: orientation,
                                  takenAt: takenAt, gps: gps, make: make, model: model, software: software, persons: persons,
                                  faces: faces, city: city, country: country, duration: duration,
-                                 contentIdentifier: contentIdentifier)
+                                 contentIdentifier: contentIdentifier, rawType: rawType)
         }
 
         mutating func captureDate() -> CaptureDate? {

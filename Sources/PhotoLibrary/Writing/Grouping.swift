@@ -37,7 +37,9 @@ struct Grouping {
     }
 
     /// The video half of a Live Photo (a MOV with the same folder and stem as a HEIC/JPEG) belongs
-    /// to the photo, but only with evidence (`LivePhotoEvidence`): a name alone pairs an unrelated
+    /// to the photo, and so does the RAW of a RAW+JPEG shot (same stem, same capture time within
+    /// 1 s): one asset carrying both files (`live_photo_of` on the companion), trashed, restored and
+    /// shown in albums together. Only with evidence (`LivePhotoEvidence`): a name alone pairs an unrelated
     /// clip and hides it from video listings.
     func pairLivePhotos() throws {
         let rows = try index.read { db in try PairRow.fetch(db) }
@@ -46,8 +48,11 @@ struct Grouping {
             photosByStem[r.stemKey, default: []].append(r)
         }
         var want: [AssetID: AssetID?] = [:]
-        for r in rows where r.format == .mov {
-            let partner = photosByStem[r.stemKey]?.first { LivePhotoEvidence.pairs(photo: $0.metadata, video: r.metadata) }?.id
+        for r in rows where r.format == .mov || r.format == .raw {
+            let candidates = photosByStem[r.stemKey] ?? []
+            let partner = r.format == .mov
+                ? candidates.first { LivePhotoEvidence.pairs(photo: $0.metadata, video: r.metadata) }?.id
+                : candidates.first { LivePhotoEvidence.sameShot(raw: r.metadata, photo: $0.metadata) }?.id
             if partner != r.livePhotoOf { want[r.id] = partner }
         }
         try writer.update(want.keys.sorted { $0.rawValue < $1.rawValue }) { $0.livePhotoOf = want[$0.id] ?? nil }
@@ -67,7 +72,7 @@ struct PairRow {
     static func fetch(_ db: Database) throws -> [PairRow] {
         try Row.fetchAll(db, sql: """
             SELECT id, path, format, live_photo_of, metadata FROM asset
-            WHERE state = 'present' AND format IN ('heic', 'jpeg', 'mov')
+            WHERE state = 'present' AND format IN ('heic', 'jpeg', 'mov', 'raw')
             """).compactMap { r in
             guard let f = MediaFormat(rawValue: r[2]) else { return nil }
             let json: String = r[4]

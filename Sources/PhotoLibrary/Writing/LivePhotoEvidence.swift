@@ -20,6 +20,15 @@ enum LivePhotoEvidence {
         return closeInTime(shot, filmed)
     }
 
+    /// A RAW and a JPEG/HEIC of the same name are one shot when the camera stamped both with the
+    /// same capture time (within 1 s; a raw file's time carries no offset, so wall clocks compare).
+    static func sameShot(raw: MediaMetadata, photo: MediaMetadata) -> Bool {
+        guard let a = raw.takenAt, let b = photo.takenAt, a.source == .exif || a.source == .xmp else { return false }
+        let wallA = a.date.timeIntervalSince1970 + Double(a.utcOffsetSeconds ?? 0)
+        let wallB = b.date.timeIntervalSince1970 + Double(b.utcOffsetSeconds ?? 0)
+        return abs(wallA - wallB) <= 1
+    }
+
     /// A photo's time without an offset is its wall clock read as UTC, so it is off from the
     /// movie's (UTC) by the unknown zone: any whole quarter hour within ±14 h is accepted then.
     static func closeInTime(_ shot: CaptureDate, _ filmed: CaptureDate) -> Bool {

@@ -1,0 +1,4 @@
+#ifndef SHOEBOX_CLibRaw_SHIM_H
+#define SHOEBOX_CLibRaw_SHIM_H
+#include <libraw/libraw.h>
+#endif
