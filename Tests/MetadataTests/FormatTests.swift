@@ -24,7 +24,13 @@ struct FormatTests {
             #expect(MetadataReader.sniff(Self.ftyp(brand, ["isom"])) == .mp4, "\(brand)")
         }
         #expect(MetadataReader.sniff(Self.ftyp("M4A ", ["M4A "])) == nil, "audio")
-        #expect(MetadataReader.sniff(Self.ftyp("crx ", ["crx "])) == nil, "Canon raw")
+        // Canon CR3 is ISO-BMFF too, and may list isom: a camera raw file, never a video.
+        #expect(MetadataReader.sniff(Self.ftyp("crx ", ["crx "])) == .raw, "Canon raw")
+        #expect(MetadataReader.sniff(Self.ftyp("crx ", ["crx ", "isom"])) == .raw, "Canon raw listing isom")
+        // TIFF-based raws by their extension; a plain TIFF is not indexed.
+        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + [UInt8](repeating: 0, count: 60)
+        #expect(MetadataReader.sniff(tiff, fileName: "DSC_0001.NEF") == .raw)
+        #expect(MetadataReader.sniff(tiff, fileName: "scan.tif") == nil)
         for box in ["moov", "mdat", "wide", "free"] {
             #expect(MetadataReader.sniff(Craft.be32(8) + Array(box.utf8) + [UInt8](repeating: 0, count: 56)) == .mov, "\(box)")
         }
