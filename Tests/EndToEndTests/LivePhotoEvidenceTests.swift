@@ -73,11 +73,17 @@ struct CameraFiles {
 /// Live Photos are paired only with evidence: a shared content identifier, or a short movie
 /// begun within seconds of the photo. A name alone hid unrelated videos.
 @Suite struct LivePhotoEvidenceTests {
-    @Test func anUnrelatedMovieOfTheSameNameStaysAVideo() throws {
+    /// IMG_0001.HEIC of 2021 and an 8 s IMG_0001.MOV of 2005, scanned.
+    static func unrelatedPhotoAndMovieScanned() throws -> CameraFiles {
         let f = try CameraFiles()
         try f.heic("IMG_0001.HEIC", tags: ["-DateTimeOriginal=2021:08:01 09:30:00", "-OffsetTimeOriginal=+02:00"])
         try f.movie("IMG_0001.MOV", seconds: 8, created: "2005-03-02T17:00:00.000000Z")
         _ = try f.scan()
+        return f
+    }
+
+    @Test func anUnrelatedMovieOfTheSameNameStaysAVideo() throws {
+        let f = try Self.unrelatedPhotoAndMovieScanned()
         let all = try f.cli.assetsByPath()
         #expect(Set(all.keys) == ["IMG_0001.HEIC", "IMG_0001.MOV"])
         #expect(all["IMG_0001.HEIC"]?["live_video"] is NSNull)
@@ -110,5 +116,24 @@ struct CameraFiles {
         #expect(all["IMG_0003.MOV"] == nil)
         #expect(all["IMG_0004.JPG"]?["live_video"] is NSNull)
         #expect(all["IMG_0004.MOV"]?["kind"] as? String == "video")
+    }
+
+    /// A library paired by name under the old rules (Derivation 2) is regrouped by its next scan,
+    /// without reading a file again: the unrelated movie is a video again, ids unchanged.
+    @Test func aLibraryPairedByNameAloneIsRegroupedOnceWithoutReadingAFile() throws {
+        let f = try Self.unrelatedPhotoAndMovieScanned()
+        let before = try f.cli.assetsByPath()
+        let photoID = try #require(before["IMG_0001.HEIC"]?["id"] as? String)
+        // What Shoebox before Derivation 3 left in the index: the movie paired by its name.
+        try TestRoll.run("/usr/bin/sqlite3", [f.url(".shoebox/index.sqlite").path, """
+            UPDATE asset SET live_photo_of = '\(photoID)' WHERE path = 'IMG_0001.MOV';
+            UPDATE meta SET value = '2' WHERE key = 'derivation';
+            """])
+        #expect(try f.cli.assetsByPath()["IMG_0001.MOV"] == nil)
+        let r = try f.scan()
+        #expect(r.stdout.contains("0 B read"), "\(r.stdout)")
+        let after = try f.cli.assetsByPath()
+        #expect(after["IMG_0001.MOV"]?["id"] as? String == before["IMG_0001.MOV"]?["id"] as? String)
+        #expect(after["IMG_0001.HEIC"]?["live_video"] is NSNull)
     }
 }
