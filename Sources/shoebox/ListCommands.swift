@@ -96,7 +96,8 @@ struct List: ParsableCommand {
                 count += 1
                 let date = a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "—"
                 let dims = "\(a.width)×\(a.height)"
-                let extra = (hasLiveVideo(a) && live[a.id] != nil ? " [live]" : "") + (a.duplicateOf != nil ? " [duplicate]" : "")
+                let companion = hasLiveVideo(a) ? live[a.id].map { isRawFile($0) ? " [raw+jpeg]" : " [live]" } : nil
+                let extra = (companion ?? "") + (a.duplicateOf != nil ? " [duplicate]" : "")
                 text += [String(a.id.rawValue.prefix(13)), date.padding(toLength: 16, withPad: " ", startingAt: 0),
                          a.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0),
                          formatBytes(a.size).leftPadded(8), dims.leftPadded(11), " " + displayPath(a.path) + extra]
@@ -235,8 +236,13 @@ struct Show: ParsableCommand {
             rows.append(("size", "\(formatBytes(a.size)) (\(a.size) bytes)"))
             rows.append(("sha256", a.sha256))
             if let d = a.duplicateOf { rows.append(("duplicate of", d.rawValue)) }
-            if let live { rows.append(("live video", displayPath(live))) }
-            if let p = a.livePhotoOf { rows.append(("live photo of", p.rawValue)) }
+            if let live { rows.append((isRawFile(live) ? "raw file" : "live video", displayPath(live))) }
+            if let p = a.livePhotoOf { rows.append((a.format == .raw ? "raw file of" : "live photo of", p.rawValue)) }
+            if let s = a.metadata.xmpSidecar {
+                rows.append(("xmp sidecar", displayPath(s.path)))
+                if let r = s.rating { rows.append(("rating", "\(r)")) }
+                if !s.keywords.isEmpty { rows.append(("keywords", s.keywords.joined(separator: ", "))) }
+            }
             if let s = a.score { rows.append(("score", String(format: "%.3f", s))) }
             Terminal.out(rows.map { $0.0.padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
         }
@@ -247,4 +253,9 @@ extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
+}
+
+/// A photo's companion file that is a camera raw file (a RAW+JPEG shot) rather than a Live Photo movie.
+func isRawFile(_ path: String) -> Bool {
+    MediaFormat.rawExtensions.contains((path as NSString).pathExtension.lowercased())
 }

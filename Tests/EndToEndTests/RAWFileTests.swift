@@ -45,6 +45,8 @@ extension CameraFiles {
         #expect(Set(all.keys) == ["DSC_0002.JPG", "DSC_0003.JPG", "DSC_0003.DNG"])
         #expect(all["DSC_0002.JPG"]?["raw_file"] as? String == "DSC_0002.DNG")
         #expect(all["DSC_0003.JPG"]?["raw_file"] is NSNull)
+        #expect(try f.cli.run(["list"]).stdout.contains("DSC_0002.JPG [raw+jpeg]"))
+        #expect(try f.cli.run(["show", "DSC_0002.JPG"]).stdout.contains("raw file     DSC_0002.DNG"))
 
         #expect(try f.cli.run(["trash", "DSC_0002.JPG"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: f.url("DSC_0002.JPG").path))
