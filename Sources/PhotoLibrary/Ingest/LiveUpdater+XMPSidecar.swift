@@ -15,8 +15,12 @@ extension LiveUpdater.Change {
 
 extension LiveUpdater {
     /// The present photos whose sidecar `sidecar` is (by name, see `XMPSidecar.candidates`).
+    /// Notes in the index that sidecars are about (`XMPSidecarChanges.metaKey`): a scan that finds
+    /// none on disk later still looks for photos whose sidecar went.
     func photos(ofSidecar sidecar: String) throws -> [String] {
-        try index.presentFileRecords(at: XMPSidecarChanges.photoPaths(ofSidecar: sidecar))
+        let photos = try index.presentFileRecords(at: XMPSidecarChanges.photoPaths(ofSidecar: sidecar))
             .map(\.path).filter { XMPSidecar.candidates(for: $0).contains(sidecar) }
+        if !photos.isEmpty, try index.meta(XMPSidecarChanges.metaKey) != "1" { try index.setMeta(XMPSidecarChanges.metaKey, "1") }
+        return photos
     }
 }

@@ -9,12 +9,22 @@ struct XMPSidecarChanges {
     let library: Library
     let index: Index
 
+    /// `meta` key: "0" once a scan found no sidecar on disk and none recorded, so that a rescan of
+    /// a library without sidecars skips the query over every asset's metadata. Anything else
+    /// (absent after a rebuild, "1") means look.
+    static let metaKey = "xmp-sidecars"
+
     /// `sidecars`: the `.xmp` files the walk saw, with their stat. Returns the paths of present
     /// photos whose recorded sidecar is not the one on disk now.
     func stalePhotos(sidecars: [String: FileStat]) throws -> Set<String> {
+        let known = try index.meta(Self.metaKey)
+        guard known != "0" || !sidecars.isEmpty else { return [] }
+        let stamped = try stampedPhotos()
+        let now = stamped.isEmpty && sidecars.isEmpty ? "0" : "1"
+        if known != now { try index.setMeta(Self.metaKey, now) }
         var stale = Set<String>()
         var recorded = Set<String>()
-        for (photo, stamp) in try stampedPhotos() {
+        for (photo, stamp) in stamped {
             recorded.insert(stamp.path)
             let now = sidecars[stamp.path]
             if now?.size != stamp.size || now?.mtimeNS != stamp.mtimeNS { stale.insert(photo) }
