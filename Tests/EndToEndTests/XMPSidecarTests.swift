@@ -35,6 +35,7 @@ func xmpSidecar(person: String, rating: Int = 4, city: String = "Porto") -> Stri
         try Data(xmpSidecar(person: "Rui Costa").utf8).write(to: f.url("darktable/DSC_0002.JPG.xmp"))
         let verbose = try f.scan(["--verbose"])
         #expect(verbose.stderr.contains("not indexed: IMG_0001.xmp"))
+        #expect(!(try f.scan().stderr.contains("not indexed")), "only under --verbose")
         let all = try f.cli.assetsByPath()
         #expect(Set(all.keys) == ["IMG_0001.JPG", "darktable/DSC_0002.JPG"])
         #expect(Array(try f.cli.assetsByPath(["--person", "Ana Lima"]).keys) == ["IMG_0001.JPG"])

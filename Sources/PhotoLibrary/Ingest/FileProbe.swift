@@ -21,8 +21,9 @@ struct FileProbe {
         case indexed(Result)
         /// Not indexable now; `reason` is one line for the user.
         case failed(FileProblem)
-        /// Not a photo or video by name and content (a .txt, a .xmp sidecar of another tool).
-        case ignored
+        /// Not a photo or video by name and content (a .txt, a .xmp sidecar of another tool):
+        /// `reason` says so for `scan --verbose`.
+        case ignored(FileProblem)
     }
 
     /// A file whose structure is incomplete is taken for one still being written while it is
@@ -95,7 +96,8 @@ struct FileProbe {
         let ext = (path as NSString).pathExtension.lowercased()
         let expectsMedia = FileProbe.mediaExtensions.contains(ext)
         if before.size == 0 {
-            return expectsMedia ? .failed(FileProblem(path: path, reason: FileProbe.emptyFile)) : .ignored
+            return expectsMedia ? .failed(FileProblem(path: path, reason: FileProbe.emptyFile))
+                : .ignored(FileProblem(path: path, reason: "empty, and not named as a photo or video; never indexed"))
         }
         let source = FileByteSource(fd: fd, size: before.size)
         let head: [UInt8]
@@ -103,7 +105,9 @@ struct FileProbe {
             return .failed(FileProblem(path: path, reason: "cannot read: \(error)"))
         }
         guard MetadataReader.sniff(head, fileName: (path as NSString).lastPathComponent) != nil else {
-            guard expectsMedia else { return .ignored }
+            guard expectsMedia else {
+                return .ignored(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head)); never indexed"))
+            }
             return .failed(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head))"))
         }
         var metadata: MediaMetadata

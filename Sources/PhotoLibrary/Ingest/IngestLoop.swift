@@ -14,6 +14,8 @@ struct IngestLoop {
     enum Event {
         case read(FileProbe.Result)
         case failed(FileProblem)
+        /// Not a photo or video (nor named as one): never indexed, said under `scan --verbose`.
+        case ignored(FileProblem)
     }
 
     /// Reads `files` and commits the assets `decide` returns for each. `committed` runs after each
@@ -42,7 +44,7 @@ struct IngestLoop {
         }
         while let outcome = pipeline.next() {
             switch outcome {
-            case .ignored: continue
+            case .ignored(let problem): pending += try decide(.ignored(problem))
             case .failed(let problem): pending += try decide(.failed(problem))
             case .indexed(let result): pending += try decide(.read(result))
             }

@@ -171,6 +171,7 @@ public final class LiveUpdater {
         let loop = IngestLoop(writer: writer, workers: options.workers, batchSize: options.batchSize, now: now)
         return try loop.run(toRead, decide: { event in
             switch event {
+            case .ignored: return []
             case .failed(let problem):
                 if problem.stillBeingWritten {
                     report.stillBeingWritten.append(problem.path)

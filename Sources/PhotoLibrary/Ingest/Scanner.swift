@@ -159,6 +159,9 @@ public final class Scanner {
             case .failed(let problem):
                 report.failed.append(problem)
                 return []
+            case .ignored(let problem):
+                report.neverIndexed.append(problem)
+                return []
             case .read(let r):
                 report.bytesRead += r.stat.size
                 if let w = r.warning { report.warnings.append(FileProblem(path: r.path, reason: w)) }
@@ -241,6 +244,7 @@ public final class Scanner {
         report.duplicates = try index.count(AssetQuery.presentDuplicates)
         report.failed.sort { $0.path < $1.path }
         report.skipped.sort { $0.path < $1.path }
+        report.neverIndexed.sort { $0.path < $1.path }
         report.warnings.sort { $0.path < $1.path }
     }
 
