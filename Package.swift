@@ -27,6 +27,8 @@ let package = Package(
                        providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif",
                        providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CIptcData", pkgConfig: "libiptcdata",
+                       providers: [.apt(["libiptcdata0-dev"])]),
         // libinotifytools ships no .pc file: the module map links it by name.
         .systemLibrary(name: "CInotifyTools",
                        providers: [.apt(["libinotifytools0-dev"])]),
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "CConfinedSQLite", dependencies: ["CSystem"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // Reads what a file says about itself: format, dimensions, dates, GPS, people.
-        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif"]),
+        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CIptcData"]),
 
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
         .target(name: "Places", resources: [.copy("Resources")]),

@@ -227,7 +227,7 @@ public final class Scanner {
         // Trash reconcile counts too: a Live Photo whose photo it found trashed (a `trash` killed
         // between its two files) leaves a video that must stop pointing at it, or `list` hides it.
         if changedAny || trashChanged { try Grouping(writer: writer).regroup() }
-        try Derivation.rederiveIfOutdated(writer: writer, batchSize: options.batchSize)
+        try Derivation.rederiveIfOutdated(writer: writer, batchSize: options.batchSize, now: now)
         let albums = try writer.afterChange(regroup: false)
         report.albumsOff = albums.off
         report.removedFromAlbums = albums.removedByHand.count
