@@ -52,16 +52,23 @@ enum IPTC {
         /// Text is UTF-8 when record 1's CodedCharacterSet says so (ESC % G) or when it is valid
         /// UTF-8 anyway; otherwise Latin-1, what IIM writers without that data set use.
         var isUTF8: Bool {
-            guard let ds = iptc_data_get_dataset(data, IPTC_RECORD_OBJECT_ENV, IPTC_TAG_CHARACTER_SET) else { return false }
-            return bytes(ds).elementsEqual([0x1B, 0x25, 0x47])
+            values(IPTC_RECORD_OBJECT_ENV, IPTC_TAG_CHARACTER_SET, limit: 1).first == [0x1B, 0x25, 0x47]
         }
 
-        func bytes(_ ds: UnsafeMutablePointer<IptcDataSet>) -> UnsafeBufferPointer<UInt8> {
-            guard let p = ds.pointee.data else { return UnsafeBufferPointer(start: nil, count: 0) }
-            return UnsafeBufferPointer(start: p, count: Int(ds.pointee.size))
+        /// The raw values of a data set, in file order. libiptcdata hands each data set out with
+        /// its reference count raised: every one is released here (LeakSanitizer found it).
+        func values(_ record: IptcRecord, _ tag: IptcTag, limit: Int) -> [[UInt8]] {
+            var out: [[UInt8]] = []
+            var ds = iptc_data_get_dataset(data, record, tag)
+            while let d = ds {
+                if out.count < limit, let p = d.pointee.data { out.append(Array(UnsafeBufferPointer(start: p, count: Int(d.pointee.size)))) }
+                ds = out.count < limit ? iptc_data_get_next_dataset(data, d, record, tag) : nil
+                iptc_dataset_unref(d)
+            }
+            return out
         }
 
-        func decode(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        func decode(_ raw: [UInt8]) -> String? {
             let b = Array(raw.prefix { $0 != 0 })
             let s = (isUTF8 ? String(decoding: b, as: UTF8.self) : nil)
                 ?? String(validating: b, as: UTF8.self)
@@ -71,19 +78,12 @@ enum IPTC {
         }
 
         func text(_ tag: IptcTag) -> String? {
-            guard let ds = iptc_data_get_dataset(data, IPTC_RECORD_APP_2, tag) else { return nil }
-            return decode(bytes(ds))
+            values(IPTC_RECORD_APP_2, tag, limit: 1).first.flatMap(decode)
         }
 
         /// A repeatable data set's values (keywords), at most 1,000.
         func texts(_ tag: IptcTag) -> [String] {
-            var out: [String] = []
-            var ds = iptc_data_get_dataset(data, IPTC_RECORD_APP_2, tag)
-            while let d = ds, out.count < 1000 {
-                if let s = decode(bytes(d)) { out.append(s) }
-                ds = iptc_data_get_next_dataset(data, d, IPTC_RECORD_APP_2, tag)
-            }
-            return out
+            values(IPTC_RECORD_APP_2, tag, limit: 1000).compactMap(decode)
         }
 
         /// DateCreated (2:55, CCYYMMDD) with TimeCreated (2:60, HHMMSS±HHMM) when present; the
