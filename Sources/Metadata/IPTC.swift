@@ -32,9 +32,10 @@ enum IPTC {
 
     /// `iim` is the IPTC-IIM data sets themselves (0x1C record tag length value …).
     static func parse(iim: [UInt8]) -> IPTCFields? {
-        guard !iim.isEmpty, iim.count <= maximumSize, let data = iptc_data_new() else { return nil }
+        let valid = wellFormedPrefix(iim)
+        guard !valid.isEmpty, iim.count <= maximumSize, let data = iptc_data_new() else { return nil }
         defer { iptc_data_unref(data) }
-        let rc = iim.withUnsafeBufferPointer { iptc_data_load(data, $0.baseAddress, UInt32($0.count)) }
+        let rc = valid.withUnsafeBufferPointer { iptc_data_load(data, $0.baseAddress, UInt32($0.count)) }
         guard rc == 0 else { return nil }
         let view = View(data: data)
         var f = IPTCFields()
@@ -44,6 +45,28 @@ enum IPTC {
         f.subLocation = view.text(IPTC_TAG_SUBLOCATION)
         f.keywords = view.texts(IPTC_TAG_KEYWORDS)
         return f == IPTCFields() ? nil : f
+    }
+
+    /// The data sets up to the first one that is not whole. libiptcdata 1.0.5 adds a data set's
+    /// length to its offset in 32 bits: an extended length near 4 GiB wraps around its bounds check
+    /// and it allocates and copies that many bytes (found by Fuzz/run IPTC). Each data set is
+    /// 0x1C, record, tag, a 2-byte length — or, with its top bit set, the count (1…4) of the
+    /// length bytes that follow.
+    static func wellFormedPrefix(_ b: [UInt8]) -> ArraySlice<UInt8> {
+        var i = 0
+        while i + 5 <= b.count, b[i] == 0x1C {
+            var length = Int(b[i + 3]) << 8 | Int(b[i + 4])
+            var header = 5
+            if length & 0x8000 != 0 {
+                let n = length & 0x7FFF
+                guard (1...4).contains(n), i + 5 + n <= b.count else { break }
+                length = b[(i + 5)..<(i + 5 + n)].reduce(0) { $0 << 8 | Int($1) }
+                header += n
+            }
+            guard length <= b.count - i - header else { break }
+            i += header + length
+        }
+        return b[..<i]
     }
 
     private struct View {
