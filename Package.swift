@@ -30,6 +30,8 @@ let package = Package(
         // Camera raw files (DNG, CR2, CR3, NEF, ARW, RAF, RW2, ORF): the thread-safe libraw_r.
         .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r",
                        providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CIptcData", pkgConfig: "libiptcdata",
+                       providers: [.apt(["libiptcdata0-dev"])]),
         // libinotifytools ships no .pc file: the module map links it by name.
         .systemLibrary(name: "CInotifyTools",
                        providers: [.apt(["libinotifytools0-dev"])]),
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "CConfinedSQLite", dependencies: ["CSystem"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // Reads what a file says about itself: format, dimensions, dates, GPS, people.
-        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw"]),
+        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData"]),
 
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
         .target(name: "Places", resources: [.copy("Resources")]),

@@ -13,6 +13,7 @@ import PackageDescription
 let fuzzTargets: [(name: String, product: String)] = [
     ("EXIF", "Metadata"),
     ("XMP", "Metadata"),
+    ("IPTC", "Metadata"),
     ("PNG", "Metadata"),
     ("HEIC", "Metadata"),
     ("JPEG", "Metadata"),

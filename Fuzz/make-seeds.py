@@ -77,7 +77,7 @@ def jpeg_segments(data):
         pos += 2 + length
 
 
-exif_blocks, xmp_packets = [], []
+exif_blocks, xmp_packets, iptc_resources = [], [], []
 jpegs = media(".jpg")
 for i, path in enumerate(jpegs):
     data = read(path)
@@ -91,6 +91,8 @@ for i, path in enumerate(jpegs):
             exif_blocks.append(payload[6:])
         elif marker == 0xE1 and payload.startswith(b"http://ns.adobe.com/xap/1.0/\0"):
             xmp_packets.append(payload[29:])
+        elif marker == 0xED and payload.startswith(b"Photoshop 3.0\0"):
+            iptc_resources.append(payload[14:])
 
 heics = media(".heic")
 for path in heics:
@@ -122,6 +124,39 @@ for path in media(".png"):
     data = read(path)
     put("PNG", data[:HEAD], "head")
     xmp_packets.append(exiftool("-xmp", "-b", path))
+
+
+def iptc_seeds():
+    """APP13 payloads (after "Photoshop 3.0\0") that exiftool writes: dates, places, keywords,
+    a Latin-1 one without a coded character set; what the samples lack."""
+    tmp = os.path.join(out_root, ".iptc-scratch")
+    os.makedirs(tmp, exist_ok=True)
+    base = os.path.join(tmp, "base.jpg")
+    # The smallest JPEG there is to exiftool: SOI, a minimal frame, EOI are enough for it to write APP13.
+    smallest = min(jpegs, key=os.path.getsize) if jpegs else None
+    if smallest is None:
+        return []
+    shutil.copyfile(smallest, base)
+    found = []
+    for i, tags in enumerate([
+        ["-IPTC:DateCreated=2019:07:04", "-IPTC:TimeCreated=14:30:15+02:00", "-IPTC:City=Lyon",
+         "-IPTC:Country-PrimaryLocationName=France", "-IPTC:Sub-location=Vieux Lyon", "-IPTC:Keywords=river",
+         "-IPTC:Keywords=bridge", "-IPTC:CodedCharacterSet=UTF8"],
+        ["-charset", "iptc=Latin", "-IPTC:City=Zürich", "-IPTC:Country-PrimaryLocationCode=CHE",
+         "-IPTC:DateCreated=2015:02:03"],
+    ]):
+        path = os.path.join(tmp, "iptc%d.jpg" % i)
+        shutil.copyfile(base, path)
+        exiftool("-q", "-overwrite_original", "-all=", *tags, path)
+        for marker, payload in jpeg_segments(read(path)):
+            if marker == 0xED and payload.startswith(b"Photoshop 3.0\0"):
+                found.append(payload[14:])
+    shutil.rmtree(tmp, ignore_errors=True)
+    return found
+
+
+for r in dict.fromkeys(iptc_resources + iptc_seeds()):
+    put("IPTC", r)
 
 exif_blocks = [b for b in dict.fromkeys(exif_blocks) if len(b) > 8]
 xmp_packets = [trim_xmp(p) for p in dict.fromkeys(xmp_packets) if p.strip()]

@@ -8,7 +8,7 @@ struct WallClock: Equatable {
     var hour = 0, minute = 0, second = 0
     var millisecond = 0
 
-    static let years = 1900...2200
+    static let years = 1825...2200
 
     var isValid: Bool {
         guard Self.years.contains(year), (1...12).contains(month), (0...23).contains(hour),
@@ -97,7 +97,7 @@ struct TextScanner {
 enum DateText {
     /// EXIF "YYYY:MM:DD HH:MM:SS" (blank or zeroed fields, as cameras without a clock write, give nil).
     /// Dashes are tolerated as date separators: some writers use them.
-    static func exif(_ text: String, subSeconds: String?, offset: String?) -> CaptureDate? {
+    static func exif(_ text: String, subSeconds: String?, offset: String?, source: DateSource = .exif) -> CaptureDate? {
         var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
         guard let y = s.digits(4), s.accept(oneOf: ":-") != nil, let mo = s.digits(2), s.accept(oneOf: ":-") != nil,
               let d = s.digits(2) else { return nil }
@@ -108,7 +108,7 @@ enum DateText {
             if s.accept(":"), let sec = s.digits(2) { w.second = sec }
         }
         if let subSeconds { w.millisecond = milliseconds(fraction: subSeconds) }
-        return w.captureDate(offset: offset.flatMap(utcOffset), source: .exif)
+        return w.captureDate(offset: offset.flatMap(utcOffset), source: source)
     }
 
     /// EXIF SubSecTime holds the digits of a decimal fraction ("5" is half a second).

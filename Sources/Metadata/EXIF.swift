@@ -11,6 +11,9 @@ struct EXIFFields: Equatable {
     var software: String?
     /// Apple's Live Photo content identifier (MakerNote tag 0x0011).
     var contentIdentifier: String?
+    /// IFD0 DateTime: the last change, not the capture (see `DateSource`).
+    var modifiedAt: CaptureDate?
+    var hasExposure = false
 }
 
 /// EXIF through libexif: its TIFF/IFD parser is bounds-checked and long fuzzed, which a
@@ -42,6 +45,9 @@ enum EXIF {
         f.software = view.text(.ifd0, EXIF_TAG_SOFTWARE)
         if let o = view.integer(.ifd0, EXIF_TAG_ORIENTATION), (1...8).contains(o) { f.orientation = o }
         f.takenAt = view.captureDate()
+        f.modifiedAt = view.modificationDate()
+        f.hasExposure = [EXIF_TAG_EXPOSURE_TIME, EXIF_TAG_FNUMBER, EXIF_TAG_ISO_SPEED_RATINGS]
+            .contains { view.entry(.exif, $0) != nil }
         f.gps = view.gps()
         if let e = view.entry(.exif, EXIF_TAG_MAKER_NOTE) {
             f.contentIdentifier = AppleMakerNote.contentIdentifier(Array(view.bytes(e)))
@@ -113,21 +119,29 @@ enum EXIF {
             return out
         }
 
-        /// DateTimeOriginal, else CreateDate (DateTimeDigitized), else DateTime, each with its
-        /// own sub-seconds and offset; the offset falls back to OffsetTime.
+        /// DateTimeOriginal, else CreateDate (DateTimeDigitized), each with its own sub-seconds and
+        /// offset; the offset falls back to OffsetTime. IFD0 DateTime is not a capture time.
         func captureDate() -> CaptureDate? {
-            let anyOffset = text(.exif, EXIF_TAG_OFFSET_TIME)
-            let candidates: [(IFD, ExifTag, ExifTag, ExifTag)] = [
-                (.exif, EXIF_TAG_DATE_TIME_ORIGINAL, EXIF_TAG_SUB_SEC_TIME_ORIGINAL, EXIF_TAG_OFFSET_TIME_ORIGINAL),
-                (.exif, EXIF_TAG_DATE_TIME_DIGITIZED, EXIF_TAG_SUB_SEC_TIME_DIGITIZED, EXIF_TAG_OFFSET_TIME_DIGITIZED),
-                (.ifd0, EXIF_TAG_DATE_TIME, EXIF_TAG_SUB_SEC_TIME, EXIF_TAG_OFFSET_TIME),
+            let candidates: [(ExifTag, ExifTag, ExifTag)] = [
+                (EXIF_TAG_DATE_TIME_ORIGINAL, EXIF_TAG_SUB_SEC_TIME_ORIGINAL, EXIF_TAG_OFFSET_TIME_ORIGINAL),
+                (EXIF_TAG_DATE_TIME_DIGITIZED, EXIF_TAG_SUB_SEC_TIME_DIGITIZED, EXIF_TAG_OFFSET_TIME_DIGITIZED),
             ]
-            for (ifd, dateTag, subTag, offsetTag) in candidates {
-                guard let t = text(ifd, dateTag) else { continue }
-                if let d = DateText.exif(t, subSeconds: text(.exif, subTag),
-                                         offset: text(.exif, offsetTag) ?? anyOffset) { return d }
+            for (dateTag, subTag, offsetTag) in candidates {
+                guard let t = text(.exif, dateTag) else { continue }
+                if let d = date(t, subTag, offsetTag, source: .exif) { return d }
             }
             return nil
+        }
+
+        /// IFD0 DateTime, which editors rewrite on every save.
+        func modificationDate() -> CaptureDate? {
+            guard let t = text(.ifd0, EXIF_TAG_DATE_TIME) else { return nil }
+            return date(t, EXIF_TAG_SUB_SEC_TIME, EXIF_TAG_OFFSET_TIME, source: .exifModified)
+        }
+
+        private func date(_ t: String, _ subTag: ExifTag, _ offsetTag: ExifTag, source: DateSource) -> CaptureDate? {
+            let offset = text(.exif, offsetTag) ?? text(.exif, EXIF_TAG_OFFSET_TIME)
+            return DateText.exif(t, subSeconds: text(.exif, subTag), offset: offset, source: source)
         }
 
         func gps() -> GPSCoordinate? {

@@ -185,9 +185,7 @@ final class HEIFContext {
         heif_context_set_maximum_image_size_limit(ctx, Int32.max)
         let userdata = Unmanaged.passUnretained(stream).toOpaque()
         let err = heif_context_read_from_reader(ctx, reader, userdata, nil)
-        if err.code != heif_error_Ok {
-            throw MetadataError(.corrupt, "corrupt HEIC: \(HEIFContext.describe(err))")
-        }
+        if err.code != heif_error_Ok { throw HEIFContext.failure(err) }
     }
 
     deinit {
@@ -199,10 +197,18 @@ final class HEIFContext {
     func primaryImage() throws -> HEIFImageHandle {
         var handle: OpaquePointer?
         let err = heif_context_get_primary_image_handle(pointer, &handle)
-        guard err.code == heif_error_Ok, let handle else {
-            throw MetadataError(.corrupt, "corrupt HEIC: \(HEIFContext.describe(err))")
-        }
+        guard err.code == heif_error_Ok, let handle else { throw HEIFContext.failure(err) }
         return HEIFImageHandle(handle, context: self)
+    }
+
+    /// libheif's error said the way the JPEG path says it: data the file's boxes point to lies
+    /// past its end ("Extent in iloc box references data outside of file bounds") is a truncated
+    /// or damaged file, which a user can act on; libheif's words follow for the details.
+    static func failure(_ err: heif_error) -> MetadataError {
+        if err.subcode == heif_suberror_End_of_data {
+            return MetadataError(.truncated, "truncated or damaged HEIC (\(describe(err)))")
+        }
+        return MetadataError(.corrupt, "corrupt HEIC: \(describe(err))")
     }
 
     static func describe(_ err: heif_error) -> String {

@@ -14,6 +14,8 @@ enum JPEGReader {
         var width = 0, height = 0
         var exif: [UInt8]?
         var xmp: [UInt8]?
+        /// The first APP13 "Photoshop 3.0" segment's payload (its IPTC-IIM block is inside).
+        var photoshop: [UInt8]?
         var extendedXMP: [String: ExtendedXMP] = [:]
         /// SOI, the frame header and tables, then the SOS header: all libjpeg needs to read the header
         /// (nil when implausibly large).
@@ -48,6 +50,12 @@ enum JPEGReader {
             xmp = XMP.fields(props)
         }
         m.orientation = exif?.orientation ?? 1
+        // IPTC-IIM comes after EXIF and XMP (`MetadataReader.merge` lets them override it).
+        if let iptc = h.photoshop.flatMap(IPTC.parse(photoshop:)) {
+            m.takenAt = iptc.takenAt
+            m.city = iptc.city
+            m.country = iptc.country
+        }
         return (m, exif, xmp)
     }
 
@@ -134,6 +142,9 @@ enum JPEGReader {
                     h.sawSOF = true
                 }
                 h.headerStream? += seg
+            case 0xED where h.photoshop == nil:
+                let seg = try r.read(at: pos + 4, length: length - 2)
+                if seg.starts(with: IPTC.photoshopSignature) { h.photoshop = seg }
             case 0xE2...0xEF, 0xFE:  // other APPn and comments: not needed but JFIF and Adobe's (colour transform)
                 if marker == 0xEE || marker == 0xE0 { h.headerStream? += try r.read(at: pos, length: 2 + length) }
             default:  // DQT, DHT, DRI, DAC …

@@ -15,9 +15,14 @@ public enum MediaFormat: String, Codable, Sendable, CaseIterable {
     public static var rawExtensions: Set<String> { RAWReader.extensions }
 }
 
-/// Where a capture time came from, most trustworthy first.
+/// Where a capture time came from, most trustworthy first: EXIF's capture dates
+/// (DateTimeOriginal, DateTimeDigitized), XMP, IPTC-IIM, the container (videos, HEIC), the file
+/// name, EXIF's IFD0 `DateTime` (when the file was last changed, which editors rewrite), the file's
+/// modification time.
 public enum DateSource: String, Codable, Sendable {
-    case exif, xmp, container, filename, mtime
+    case exif, xmp, iptc, container, filename
+    case exifModified = "exif_modified"
+    case mtime
 }
 
 /// A capture time as the file states it: an instant, plus the UTC offset when the file says it.
@@ -55,6 +60,14 @@ public struct CaptureDate: Codable, Equatable, Sendable {
         if let o = utcOffsetSeconds { ISOText.appendOffset(o, to: &b) }
         return String(decoding: b, as: UTF8.self)
     }
+
+    /// The first photograph was taken in 1826; a date before it, or more than a day after `now`
+    /// (a camera whose clock was never set, a corrupt field), is not a capture time.
+    public func isPlausible(now: Date) -> Bool {
+        date >= CaptureDate.earliest && date <= now.addingTimeInterval(86_400)
+    }
+
+    static let earliest = Date(timeIntervalSince1970: -4_544_294_400)  // 1825-12-31T00:00:00Z: a day of slack for offsets
 
     /// Calendar year as the photographer saw it (wall clock at the capture place).
     public var year: Int {
@@ -109,25 +122,35 @@ public struct MediaMetadata: Codable, Equatable, Sendable {
     public var rawType: String?
     /// The XMP sidecar file merged in, when there is one (see `XMPSidecar`).
     public var xmpSidecar: XMPSidecar?
+    /// EXIF IFD0 `DateTime`: when the file was last changed (an editor rewrites it), so a capture
+    /// time only after every other source but the modification time.
+    public var modifiedAt: CaptureDate?
+    /// True when EXIF records an exposure (ExposureTime, FNumber or ISO): a camera took it, so it
+    /// is never a screenshot. nil (not false) otherwise, which older sidecars also say.
+    public var hasExposure: Bool?
 
     public init(format: MediaFormat, pixelWidth: Int = 0, pixelHeight: Int = 0, orientation: Int = 1,
                 takenAt: CaptureDate? = nil, gps: GPSCoordinate? = nil, make: String? = nil, model: String? = nil,
                 software: String? = nil, persons: [String] = [], faces: [FaceRegion] = [],
                 city: String? = nil, country: String? = nil, duration: Double? = nil,
-                contentIdentifier: String? = nil, rawType: String? = nil) {
+                contentIdentifier: String? = nil, rawType: String? = nil,
+                modifiedAt: CaptureDate? = nil, hasExposure: Bool? = nil) {
         self.format = format; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
         self.orientation = orientation; self.takenAt = takenAt; self.gps = gps; self.make = make
         self.model = model; self.software = software; self.persons = persons; self.faces = faces
         self.city = city; self.country = country; self.duration = duration
         self.contentIdentifier = contentIdentifier; self.rawType = rawType
+        self.modifiedAt = modifiedAt; self.hasExposure = hasExposure
     }
 
     /// Orientations 5–8 swap the axes.
     public var uprightWidth: Int { (5...8).contains(orientation) ? pixelHeight : pixelWidth }
     public var uprightHeight: Int { (5...8).contains(orientation) ? pixelWidth : pixelHeight }
 
-    /// True when the file carries the marks of a camera (make/model or an EXIF capture time).
-    public var hasCameraMetadata: Bool { make != nil || model != nil || takenAt?.source == .exif }
+    /// True when the file carries the marks of a camera (make/model, an exposure or an EXIF capture time).
+    public var hasCameraMetadata: Bool {
+        make != nil || model != nil || hasExposure == true || takenAt?.source == .exif
+    }
 }
 
 /// Why a file could not be read as media. `description` is one line, meant for users.

@@ -62,9 +62,10 @@ public enum MetadataReader {
     }
 
     /// Reads everything Shoebox needs without decoding pixels, fetching only the bytes it needs.
-    /// `fileName` (last path component) is used for the file-name date fallback.
+    /// `fileName` (last path component) is used for the file-name date fallback; dates after
+    /// `now` + 1 day are implausible (`CaptureDate.isPlausible`).
     /// Throws MetadataError with a one-line user-facing message.
-    public static func read(_ source: ByteSource, fileName: String) throws -> MediaMetadata {
+    public static func read(_ source: ByteSource, fileName: String, now: Date = Date()) throws -> MediaMetadata {
         guard source.count > 0 else { throw MetadataError(.empty, "empty file (0 bytes)") }
         let head = try source.read(at: 0, length: sniffLength)
         guard let format = sniff(head, fileName: fileName) else { throw MetadataError(.unrecognized, unrecognized(head)) }
@@ -79,8 +80,8 @@ public enum MetadataReader {
             m = try RAWReader.read(source)
             m.rawType = rawType(fileName) ?? (head.count >= 12 && head[8..<12].elementsEqual("crx ".utf8) ? "cr3" : nil)
         }
-        merge(&m, exif: exif, xmp: xmp)
-        if m.takenAt == nil { m.takenAt = FileNameDate.parse(fileName) }
+        merge(&m, exif: exif, xmp: xmp, now: now)
+        if m.takenAt == nil { m.takenAt = FileNameDate.parse(fileName).flatMap { $0.isPlausible(now: now) ? $0 : nil } }
         return m
     }
 
@@ -96,10 +97,13 @@ public enum MetadataReader {
         }
     }
 
-    /// EXIF wins over XMP field by field; the container's own values (videos) come before both
-    /// only where EXIF/XMP are silent (a video has neither here).
-    static func merge(_ m: inout MediaMetadata, exif: EXIFFields?, xmp: XMPFields?) {
-        m.takenAt = exif?.takenAt ?? xmp?.takenAt ?? m.takenAt
+    /// EXIF wins over XMP field by field, XMP over what the format's reader put in `m` (IPTC-IIM
+    /// in a JPEG, the container's own values in HEIC and videos). A capture date is the first
+    /// plausible one in that order.
+    static func merge(_ m: inout MediaMetadata, exif: EXIFFields?, xmp: XMPFields?, now: Date) {
+        m.takenAt = [exif?.takenAt, xmp?.takenAt, m.takenAt].lazy.compactMap { $0 }.first { $0.isPlausible(now: now) }
+        m.modifiedAt = exif?.modifiedAt.flatMap { $0.isPlausible(now: now) ? $0 : nil }
+        m.hasExposure = exif?.hasExposure == true ? true : nil
         m.gps = exif?.gps ?? xmp?.gps ?? m.gps
         m.make = exif?.make ?? m.make
         m.model = exif?.model ?? m.model

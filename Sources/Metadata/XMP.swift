@@ -69,6 +69,7 @@ enum XMP {
         static let xmpNote = "http://ns.adobe.com/xmp/note/"
         static let exif = "http://ns.adobe.com/exif/1.0/"
         static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+        static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
         static let iptcExt = "http://iptc.org/std/Iptc4xmpExt/2008-02-29/"
         static let mwgRegions = "http://www.metadataworkinggroup.com/schemas/regions/"
         static let microsoftPhoto = "http://ns.microsoft.com/photo/1.2/"
@@ -106,6 +107,7 @@ enum XMP {
         let locations = (p(ns.iptcExt, "LocationCreated")?.items ?? []) + (p(ns.iptcExt, "LocationShown")?.items ?? [])
         f.city = p(ns.photoshop, "City")?.text ?? locations.lazy.compactMap { $0["City"]?.text }.first
         f.country = p(ns.photoshop, "Country")?.text ?? locations.lazy.compactMap { $0["CountryName"]?.text }.first
+            ?? p(ns.iptcCore, "CountryCode")?.text ?? locations.lazy.compactMap { $0["CountryCode"]?.text }.first
 
         for (uri, name) in [(ns.exif, "DateTimeOriginal"), (ns.photoshop, "DateCreated"), (ns.xmp, "CreateDate")] {
             if let t = p(uri, name)?.text, let d = DateText.iso8601(t, source: .xmp) { f.takenAt = d; break }
@@ -227,19 +229,7 @@ enum XMP {
     /// libxml2 transcode from another encoding is dropped (XMP is UTF-8 in JPEG and PNG). And
     /// processing instructions get data (`withInstructionData`).
     static func utf8(_ packet: [UInt8]) -> [UInt8] {
-        var text: String
-        if packet.starts(with: [0xFE, 0xFF]) || packet.starts(with: [0xFF, 0xFE]) {
-            let (hi, lo) = packet[0] == 0xFE ? (0, 1) : (1, 0)
-            var units: [UInt16] = []
-            units.reserveCapacity(packet.count / 2)
-            for i in stride(from: 2, to: packet.count - 1, by: 2) {
-                let high = UInt16(packet[i + hi]), low = UInt16(packet[i + lo])
-                units.append(high << 8 | low)
-            }
-            text = String(decoding: units, as: UTF16.self)
-        } else {
-            text = String(decoding: packet, as: UTF8.self)
-        }
+        var text = decodeText(packet)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let trimmed = text.drop { $0.isWhitespace }
         if trimmed.hasPrefix("<?xml "), let end = trimmed.range(of: "?>") {

@@ -10,7 +10,8 @@ struct ExiftoolAgreementTests {
 
     @Test("metadata agrees with exiftool on a generated camera roll", .enabled(if: exiftool != nil))
     func generatedRoll() throws {
-        let roll = try TestRoll.make(seed: 11, count: 40, arguments: ["--live", "2", "--videos", "1", "--portraits", "0.4"])
+        let roll = try TestRoll.make(seed: 11, count: 40, arguments: ["--live", "2", "--videos", "1", "--portraits", "0.4",
+                                                                    "--dated-by", "0.4"])
         defer { try? FileManager.default.removeItem(at: roll.root.deletingLastPathComponent()) }
         let (fields, files) = try compare(root: roll.root)
         print("metadata agrees with exiftool on \(fields) fields of \(files) files (generated roll)")
@@ -78,13 +79,18 @@ struct ExiftoolAgreementTests {
                 agree("Orientation", m.orientation == (int("EXIF:Orientation") ?? 1), "\(m.orientation) vs \(r["EXIF:Orientation"] ?? "-")")
             }
             if let dto = string("Composite:SubSecDateTimeOriginal") ?? string("EXIF:DateTimeOriginal") {
-                // "2019:08:29 11:49:51.905+00:00" → "2019-08-29T11:49:51.905+00:00"; ".000" is omitted by iso8601.
-                var expected = dto.replacingOccurrences(of: " ", with: "T")
-                expected = expected.replacingOccurrences(of: ":", with: "-", options: [], range: expected.startIndex..<expected.index(expected.startIndex, offsetBy: 8))
-                expected = expected.replacingOccurrences(of: ".000", with: "")
+                let expected = Self.iso(dto)
                 agree("DateTimeOriginal", m.takenAt?.iso8601 == expected && m.takenAt?.source == .exif,
                       "\(m.takenAt?.iso8601 ?? "nil") vs \(expected)")
+            } else if !m.format.isVideo, string("EXIF:CreateDate") == nil {
+                agreeOnOtherDates(m, r, agree)
             }
+            if let modified = string("EXIF:ModifyDate") {
+                let expected = Self.iso(modified) + (string("EXIF:OffsetTime") ?? "")
+                agree("ModifyDate", m.modifiedAt?.iso8601 == expected && m.modifiedAt?.source == .exifModified,
+                      "\(m.modifiedAt?.iso8601 ?? "nil") vs \(expected)")
+            }
+            if !m.format.isVideo { agreeOnPlaceAndKind(m, r, agree) }
             if let lat = double("Composite:GPSLatitude"), let lon = double("Composite:GPSLongitude") {
                 agree("GPSLatitude", abs((m.gps?.lat ?? 999) - lat) < 1e-6, "\(m.gps?.lat ?? 999) vs \(lat)")
                 agree("GPSLongitude", abs((m.gps?.lon ?? 999) - lon) < 1e-6, "\(m.gps?.lon ?? 999) vs \(lon)")
@@ -111,5 +117,42 @@ struct ExiftoolAgreementTests {
             agree("persons", m.persons == XMP.deduplicated(people), "\(m.persons) vs \(people)")
         }
         return (fields, records.count)
+    }
+
+    typealias Agree = (String, Bool, @autoclosure () -> String) -> Void
+
+    /// exiftool's "2019:08:29 11:49:51.905+00:00" as `CaptureDate.iso8601` writes it
+    /// ("2019-08-29T11:49:51.905+00:00"; ".000" is omitted).
+    static func iso(_ text: String) -> String {
+        var s = text.replacingOccurrences(of: " ", with: "T")
+        s = s.replacingOccurrences(of: ":", with: "-", options: [], range: s.startIndex..<s.index(s.startIndex, offsetBy: min(8, s.count)))
+        return s.replacingOccurrences(of: ".000", with: "")
+    }
+
+    /// Without EXIF capture dates: XMP's (exif:DateTimeOriginal, photoshop:DateCreated,
+    /// xmp:CreateDate), else IPTC-IIM's DateCreated + TimeCreated, with offset and sub-seconds.
+    func agreeOnOtherDates(_ m: MediaMetadata, _ r: [String: Any], _ agree: Agree) {
+        func string(_ key: String) -> String? { r[key].map { "\($0)" } }
+        if let xmp = ["XMP:DateTimeOriginal", "XMP:DateCreated", "XMP:CreateDate"].lazy.compactMap(string).first {
+            let expected = Self.iso(xmp)
+            agree("XMP date", m.takenAt?.iso8601 == expected && m.takenAt?.source == .xmp, "\(m.takenAt?.iso8601 ?? "nil") vs \(expected)")
+        } else if let day = string("IPTC:DateCreated") {
+            let expected = Self.iso(day + (string("IPTC:TimeCreated").map { " " + $0 } ?? " 00:00:00"))
+            agree("IPTC date", m.takenAt?.iso8601 == expected && m.takenAt?.source == .iptc, "\(m.takenAt?.iso8601 ?? "nil") vs \(expected)")
+        }
+    }
+
+    /// City and country as XMP, else IPTC-IIM, states them; and the marks of a camera (make,
+    /// model, exposure, an EXIF capture time) that keep a photo from being called a screenshot.
+    func agreeOnPlaceAndKind(_ m: MediaMetadata, _ r: [String: Any], _ agree: Agree) {
+        func string(_ key: String) -> String? { r[key].map { "\($0)" } }
+        let city = string("XMP:City") ?? string("IPTC:City")
+        let country = string("XMP:Country") ?? string("IPTC:Country-PrimaryLocationName") ?? string("XMP:CountryCode")
+            ?? string("IPTC:Country-PrimaryLocationCode")
+        agree("City", m.city == city, "\(m.city ?? "nil") vs \(city ?? "nil")")
+        agree("Country", m.country == country, "\(m.country ?? "nil") vs \(country ?? "nil")")
+        let marks = ["EXIF:Make", "EXIF:Model", "EXIF:ExposureTime", "EXIF:FNumber", "EXIF:ISO",
+                     "EXIF:DateTimeOriginal", "EXIF:CreateDate"].contains { r[$0] != nil }
+        agree("camera marks (kind)", m.hasCameraMetadata == marks, "\(m.hasCameraMetadata) vs \(marks)")
     }
 }

@@ -71,7 +71,8 @@ func expectMatchesManifest(_ m: MediaMetadata, _ e: RollEntry, sourceLocation: S
                 #expect(got.source == .container, "\(what): date source", sourceLocation: sourceLocation)
             } else {
                 #expect(got.utcOffsetSeconds == truth.offset, "\(what): offset of \(got.iso8601)", sourceLocation: sourceLocation)
-                #expect(got.source == .exif, "\(what): date source", sourceLocation: sourceLocation)
+                #expect(got.source.rawValue == (e.date_source ?? "exif"), "\(what): date source \(got.source)",
+                        sourceLocation: sourceLocation)
             }
             compared += 2
         }
@@ -87,6 +88,11 @@ func expectMatchesManifest(_ m: MediaMetadata, _ e: RollEntry, sourceLocation: S
         } else {
             #expect(m.gps == nil, "\(what): unexpected gps", sourceLocation: sourceLocation)
         }
+        compared += 1
+    }
+    if e.date_source == "xmp" || e.date_source == "iptc" {  // the place is written as text, not as GPS
+        #expect(m.city == e.city && m.country == e.country, "\(what): place \(m.city ?? "-"), \(m.country ?? "-")",
+                sourceLocation: sourceLocation)
         compared += 1
     }
     #expect(m.persons == e.persons.map(\.name), "\(what): persons \(m.persons)", sourceLocation: sourceLocation)

@@ -24,6 +24,8 @@ public struct RollEntry: Decodable, Sendable {
     public var live_video: String?
     public var live_photo_of: String?
     public var camera: [String]?
+    /// Where a photo's capture time is written: "exif", "xmp" or "iptc" (nil: EXIF, or no date).
+    public var date_source: String?
     public var mtime: Double
     public var size: Int
 }

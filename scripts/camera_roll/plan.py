@@ -36,6 +36,7 @@ class Item:
     live_photo_of: Optional[str] = None
     mtime: float = 0.0
     drawing_seed: int = 0                      # what a drawn screenshot or page says
+    date_source: str = "exif"                  # exif | xmp | iptc: where the capture time is written
 
     def manifest(self, size: int) -> dict:
         """The ground truth, as Tests/TestSupport/TestRoll.swift (RollEntry) reads it."""
@@ -51,6 +52,7 @@ class Item:
             "duplicate_of": self.duplicate_of, "near_duplicate_of": self.near_duplicate_of,
             "is_utility": self.is_utility, "camera": list(self.camera) if self.camera else None,
             "live_video": self.live_video, "live_photo_of": self.live_photo_of, "size": size,
+            "date_source": self.date_source if self.taken_at and self.kind != "video" else None,
         }
 
 
@@ -81,6 +83,7 @@ class RollPlanner:
             self._plan_trip(when, shots, videos=self._videos_for_trip(i, len(sizes)))
         self._plan_utility()
         self._pair_live_photos()
+        self._plan_other_dating()  # before the copies, which take their original's metadata
         self._plan_copies()
         return self.items
 
@@ -260,6 +263,22 @@ class RollPlanner:
             edited = Item(**{**original.__dict__, "path": f"Shared/{stem}-edited.jpg", "burst": None,
                              "near_duplicate_of": original.path})
             self.items.append(edited)
+
+    def _plan_other_dating(self):
+        """--dated-by SHARE: that share of the JPEG photos is dated by XMP or by IPTC-IIM alone, as
+        a photo tool or an agency writes them, beside an IFD0 DateTime of a later edit; their place
+        is written as city and country instead of GPS, and their camera only as exposure data. Its
+        own random stream, so the rest of a seed's roll stays as it was."""
+        if not getattr(self.o, "dated_by", 0):
+            return
+        rng = random.Random(self.o.seed * 7919 + 1)
+        for item in self.items:
+            if item.kind != "photo" or item.format != "jpeg" or rng.random() >= self.o.dated_by:
+                continue
+            item.date_source = rng.choice(["xmp", "iptc"])
+            item.gps = None
+            item.camera = None
+            item.place = item.place or self.home
 
     def _name(self, folder: str, ext: str) -> str:
         self.number += 1

@@ -1,5 +1,6 @@
 """Writing the planned photos: pixels with ImageMagick, metadata with one exiftool run for the
 whole roll, HEIC with libheif's heif-enc, and the copies."""
+import datetime as dt
 import json
 import os
 import shutil
@@ -50,11 +51,10 @@ def exif_record(item, staged: str) -> dict:
     upright image)."""
     tags = {"SourceFile": staged}
     if item.taken_at:
-        stamp = item.taken_at.strftime("%Y:%m:%d %H:%M:%S")
-        offset = item.taken_at.strftime("%z")
-        tags.update({"EXIF:DateTimeOriginal": stamp, "EXIF:CreateDate": stamp,
-                     "EXIF:OffsetTimeOriginal": f"{offset[:3]}:{offset[3:]}",
-                     "EXIF:SubSecTimeOriginal": f"{item.subsec:03d}"})
+        tags.update(date_tags(item))
+    if item.camera or item.date_source != "exif":
+        # What any camera records; a photo dated by XMP or IPTC keeps only this of its camera.
+        tags.update({"EXIF:ExposureTime": 0.008, "EXIF:FNumber": 2.8, "EXIF:ISO": 100})
     if item.camera:
         tags.update({"EXIF:Make": item.camera[0], "EXIF:Model": item.camera[1]})
     if item.gps:
@@ -69,6 +69,29 @@ def exif_record(item, staged: str) -> dict:
             "AppliedToDimensions": {"W": width, "H": height, "Unit": "pixel"},
             "RegionList": [{"Area": {"X": p["box"][0], "Y": p["box"][1], "W": p["box"][2], "H": p["box"][3],
                                      "Unit": "normalized"}, "Name": p["name"], "Type": "Face"} for p in item.persons]}
+    return tags
+
+
+def date_tags(item) -> dict:
+    """The capture time where the item's `date_source` says: EXIF (with offset and milliseconds),
+    XMP (photoshop:DateCreated, with both, and the place's city and country) or IPTC-IIM
+    (DateCreated and TimeCreated with the offset, whole seconds, city and country, UTF-8). The
+    last two also get an IFD0 DateTime a week later, as an editor leaves it."""
+    stamp = item.taken_at.strftime("%Y:%m:%d %H:%M:%S")
+    offset = item.taken_at.strftime("%z")
+    offset = f"{offset[:3]}:{offset[3:]}"
+    if item.date_source == "exif":
+        return {"EXIF:DateTimeOriginal": stamp, "EXIF:CreateDate": stamp,
+                "EXIF:OffsetTimeOriginal": offset, "EXIF:SubSecTimeOriginal": f"{item.subsec:03d}"}
+    edited = (item.taken_at + dt.timedelta(days=7)).strftime("%Y:%m:%d %H:%M:%S")
+    tags = {"EXIF:ModifyDate": edited}
+    if item.date_source == "xmp":
+        tags.update({"XMP-photoshop:DateCreated": f"{stamp}.{item.subsec:03d}{offset}",
+                     "XMP-photoshop:City": item.place.city, "XMP-photoshop:Country": item.place.country})
+    else:
+        tags.update({"IPTC:CodedCharacterSet": "UTF8", "IPTC:DateCreated": item.taken_at.strftime("%Y:%m:%d"),
+                     "IPTC:TimeCreated": item.taken_at.strftime("%H:%M:%S") + offset,
+                     "IPTC:City": item.place.city, "IPTC:Country-PrimaryLocationName": item.place.country})
     return tags
 
 

@@ -112,7 +112,7 @@ struct FileProbe {
         }
         var metadata: MediaMetadata
         do {
-            metadata = try MetadataReader.read(source, fileName: (path as NSString).lastPathComponent)
+            metadata = try MetadataReader.read(source, fileName: (path as NSString).lastPathComponent, now: now)
         } catch {
             return .failed(FileProblem(path: path, reason: String(describing: error)))
         }

@@ -232,10 +232,11 @@ public final class Scanner {
         // Trash reconcile counts too: a Live Photo whose photo it found trashed (a `trash` killed
         // between its two files) leaves a video that must stop pointing at it, or `list` hides it.
         let outdated = try Derivation.isOutdated(writer.index)
-        // Groupings follow the rules too (Live Photos need evidence since version 3): an index made
-        // under older rules is regrouped once, from what it holds.
+        // Re-derived first (an index from before version 4 has its files' headers read again, so
+        // Live Photo content identifiers are known), then regrouped: since version 3 Live Photos
+        // need evidence, and an index made under older rules is regrouped once.
+        try Derivation.rederiveIfOutdated(writer: writer, batchSize: options.batchSize, now: now)
         if changedAny || trashChanged || outdated { try Grouping(writer: writer).regroup() }
-        try Derivation.rederiveIfOutdated(writer: writer, batchSize: options.batchSize)
         let albums = try writer.afterChange(regroup: false)
         report.albumsOff = albums.off
         report.removedFromAlbums = albums.removedByHand.count

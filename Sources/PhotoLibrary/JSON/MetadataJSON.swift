@@ -241,6 +241,20 @@ enum MetadataJSON {
             }
         }
 
+        /// `null` (nil) or a value `read` accepts; false when neither.
+        mutating func optional<T>(_ out: inout T?, _ read: (inout Parser) -> T?) -> Bool {
+            if null() { out = nil; return true }
+            out = read(&self)
+            return out != nil
+        }
+
+        mutating func bool() -> Bool? {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "t") || bytes[i] == UInt8(ascii: "f") else { return nil }
+            let value = bytes[i] == UInt8(ascii: "t")
+            return skipValue() ? value : nil
+        }
+
         mutating func optionalString(_ out: inout String?) -> Bool {
             if null() { out = nil; return true }
             guard let s = string() else { return false }
@@ -259,6 +273,7 @@ enum MetadataJSON {
             var duration: Double?
             var contentIdentifier: String?
             var rawType: String?
+            var modifiedAt: CaptureDate?, hasExposure: Bool?
             var seen: UInt32 = 0
             func once(_ bit: Int) -> Bool { defer { seen |= 1 << bit }; return seen & (1 << bit) == 0 }
             let ok = object { p, key in
@@ -277,11 +292,7 @@ enum MetadataJSON {
                 case "pixelWidth": guard once(1) else { return false }; pixelWidth = p.int(); return pixelWidth != nil
                 case "pixelHeight": guard once(2) else { return false }; pixelHeight = p.int(); return pixelHeight != nil
                 case "orientation": guard once(3) else { return false }; orientation = p.int(); return orientation != nil
-                case "takenAt":
-                    guard once(4) else { return false }
-                    if p.null() { takenAt = nil; return true }
-                    takenAt = p.captureDate()
-                    return takenAt != nil
+                case "takenAt": return once(4) && p.optional(&takenAt) { $0.captureDate() }
                 case "gps":
                     guard once(5) else { return false }
                     if p.null() { gps = nil; return true }
@@ -326,6 +337,8 @@ enum MetadataJSON {
                 // Rare (a sidecar beside the photo): JSONDecoder reads those rows.
                 case "xmpSidecar": return p.null()
                 case "rawType": return once(15) && p.optionalString(&rawType)
+                case "modifiedAt": return once(16) && p.optional(&modifiedAt) { $0.captureDate() }
+                case "hasExposure": return once(17) && p.optional(&hasExposure) { $0.bool() }
                 default:
                     return p.skipValue()
                 }
@@ -335,7 +348,8 @@ enum MetadataJSON {
             return MediaMetadata(format: format, pixelWidth: pixelWidth, pixelHeight: pixelHeight, orientation: orientation,
                                  takenAt: takenAt, gps: gps, make: make, model: model, software: software, persons: persons,
                                  faces: faces, city: city, country: country, duration: duration,
-                                 contentIdentifier: contentIdentifier, rawType: rawType)
+                                 contentIdentifier: contentIdentifier, rawType: rawType,
+                                 modifiedAt: modifiedAt, hasExposure: hasExposure)
         }
 
         mutating func captureDate() -> CaptureDate? {
@@ -361,6 +375,8 @@ enum MetadataJSON {
                     switch k {
                     case "exif": source = .exif
                     case "xmp": source = .xmp
+                    case "iptc": source = .iptc
+                    case "exif_modified": source = .exifModified
                     case "container": source = .container
                     case "filename": source = .filename
                     case "mtime": source = .mtime

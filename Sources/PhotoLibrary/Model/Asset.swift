@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Metadata
 
 public enum AssetKind: String, Codable, Sendable, CaseIterable {
@@ -77,12 +80,24 @@ public struct Asset: Codable, Equatable, Sendable {
     public var persons: [String] { metadata.persons }
     public var year: Int? { takenAt?.year }
 
-    /// The capture time after every fallback: the file's metadata, else a date in its name,
-    /// else its modification time (a guess, and marked as one by its source).
+    /// The capture time after every fallback: the file's metadata (EXIF, XMP, IPTC, container),
+    /// else a date in its name, else EXIF's IFD0 `DateTime` (a modification date), else the file's
+    /// modification time (a guess, and marked as one by its source) at this machine's UTC offset
+    /// of that instant, so that it reads as the clock on the wall did.
     public var takenAt: CaptureDate? {
         if let t = metadata.takenAt, t.source != .filename { return t }
         if let t = FileNameDate.parse(name) { return t }
-        return CaptureDate(date: Date(timeIntervalSince1970: Double(mtimeNS) / 1e9), utcOffsetSeconds: nil, source: .mtime)
+        if let t = metadata.modifiedAt { return t }
+        let date = Date(timeIntervalSince1970: Double(mtimeNS) / 1e9)
+        return CaptureDate(date: date, utcOffsetSeconds: Asset.localOffset(at: date), source: .mtime)
+    }
+
+    /// The local time zone's offset at `date` (TZ, else /etc/localtime; daylight saving as then).
+    static func localOffset(at date: Date) -> Int {
+        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        var local = tm()
+        guard localtime_r(&t, &local) != nil else { return 0 }
+        return Int(local.tm_gmtoff)
     }
 
     enum CodingKeys: String, CodingKey {
