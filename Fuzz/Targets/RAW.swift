@@ -1,5 +1,5 @@
-// Camera raw files through LibRaw (`RAWReader.read` from memory, `libraw_open_buffer`), and the
-// whole read as a scan does it for a file named .dng (TIFF-based raws are chosen by name).
+// Camera raw files through LibRaw (`RAWReader.read` from memory, `libraw_open_buffer`), their
+// embedded preview (`RAWPreview.jpeg`), and the whole read as a scan does it for a file named .dng (TIFF-based raws are chosen by name).
 // LibRaw itself is Debian's build, not instrumented: coverage guides through Shoebox's side,
 // AddressSanitizer still sees what LibRaw does to the buffer handed to it.
 @testable import Metadata
@@ -11,6 +11,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let source = MemoryByteSource(bytes)
     if let m = reading({ try RAWReader.read(source) }) {
         _ = (m.takenAt?.iso8601, m.uprightWidth, m.uprightHeight, m.gps)
+    }
+    if let jpeg = reading({ try RAWPreview.jpeg(source) }) {
+        _ = jpeg?.count
     }
     if let m = reading({ try MetadataReader.read(source, fileName: "fuzz.dng") }) {
         _ = (m.rawType, m.takenAt?.iso8601)

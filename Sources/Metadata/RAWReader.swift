@@ -6,7 +6,7 @@ import Glibc
 
 /// Camera raw files (DNG, CR2, CR3, NEF, ARW, RAF, RW2, ORF) through LibRaw, which knows each
 /// maker's container; only the header is parsed (`libraw_open_*`), no pixel is unpacked.
-/// The embedded preview (for thumbnails and analysis) is not read yet.
+/// The embedded preview (for thumbnails and analysis) is `RAWPreview`.
 enum RAWReader {
     /// Extensions of the raw formats Shoebox indexes. TIFF-based ones (DNG, CR2, NEF, ARW) share
     /// their first bytes with any TIFF: the extension decides those; the rest have their own marks.
@@ -46,7 +46,7 @@ enum RAWReader {
     /// Opens `source` in LibRaw and runs `body` while it is open: a file through its descriptor
     /// (`/proc/self/fd`, the file the caller opened, no path looked up again), memory as a buffer
     /// that outlives the call.
-    private static func withOpened<T>(_ source: ByteSource, _ body: (UnsafeMutablePointer<libraw_data_t>) throws -> T) throws -> T {
+    static func withOpened<T>(_ source: ByteSource, _ body: (UnsafeMutablePointer<libraw_data_t>) throws -> T) throws -> T {
         guard let raw = libraw_init(0) else { throw MetadataError(.io, "LibRaw could not start") }
         defer { libraw_close(raw) }
         func check(_ status: Int32) throws {
