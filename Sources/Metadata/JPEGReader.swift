@@ -55,6 +55,7 @@ enum JPEGReader {
             m.takenAt = iptc.takenAt
             m.city = iptc.city
             m.country = iptc.country
+            m.keywords = iptc.keywords.isEmpty ? nil : XMP.deduplicated(iptc.keywords)
         }
         return (m, exif, xmp)
     }

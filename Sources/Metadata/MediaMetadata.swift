@@ -128,19 +128,22 @@ public struct MediaMetadata: Codable, Equatable, Sendable {
     /// True when EXIF records an exposure (ExposureTime, FNumber or ISO): a camera took it, so it
     /// is never a screenshot. nil (not false) otherwise, which older sidecars also say.
     public var hasExposure: Bool?
+    /// The file's own keywords: IPTC-IIM 2:25, then embedded XMP `dc:subject`, de-duplicated in
+    /// that order; nil when it has none (an XMP sidecar's are `xmpSidecar.keywords`).
+    public var keywords: [String]?
 
     public init(format: MediaFormat, pixelWidth: Int = 0, pixelHeight: Int = 0, orientation: Int = 1,
                 takenAt: CaptureDate? = nil, gps: GPSCoordinate? = nil, make: String? = nil, model: String? = nil,
                 software: String? = nil, persons: [String] = [], faces: [FaceRegion] = [],
                 city: String? = nil, country: String? = nil, duration: Double? = nil,
                 contentIdentifier: String? = nil, rawType: String? = nil,
-                modifiedAt: CaptureDate? = nil, hasExposure: Bool? = nil) {
+                modifiedAt: CaptureDate? = nil, hasExposure: Bool? = nil, keywords: [String]? = nil) {
         self.format = format; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
         self.orientation = orientation; self.takenAt = takenAt; self.gps = gps; self.make = make
         self.model = model; self.software = software; self.persons = persons; self.faces = faces
         self.city = city; self.country = country; self.duration = duration
         self.contentIdentifier = contentIdentifier; self.rawType = rawType
-        self.modifiedAt = modifiedAt; self.hasExposure = hasExposure
+        self.modifiedAt = modifiedAt; self.hasExposure = hasExposure; self.keywords = keywords
     }
 
     /// Orientations 5–8 swap the axes.

@@ -114,6 +114,9 @@ public enum MetadataReader {
             m.faces += xmp.faces
             m.city = xmp.city ?? m.city
             m.country = xmp.country ?? m.country
+            // Keywords add up rather than override: tools write IPTC and XMP lists that differ.
+            let keywords = XMP.deduplicated((m.keywords ?? []) + xmp.keywords)
+            m.keywords = keywords.isEmpty ? nil : keywords
         }
     }
 

@@ -241,8 +241,8 @@ struct Show: ParsableCommand {
             if let s = a.metadata.xmpSidecar {
                 rows.append(("xmp sidecar", displayPath(s.path)))
                 if let r = s.rating { rows.append(("rating", "\(r)")) }
-                if !s.keywords.isEmpty { rows.append(("keywords", s.keywords.joined(separator: ", "))) }
             }
+            if !a.keywords.isEmpty { rows.append(("keywords", a.keywords.joined(separator: ", "))) }
             if let s = a.score { rows.append(("score", String(format: "%.3f", s))) }
             Terminal.out(rows.map { $0.0.padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
         }

@@ -65,4 +65,19 @@ func xmpSidecar(person: String, rating: Int = 4, city: String = "Porto") -> Stri
         // Nothing changed: nothing read again.
         #expect(try f.scan().stdout.contains("0 updated"))
     }
+
+    /// Issue 14: keywords a tool wrote into the photo itself (IPTC-IIM as Photo Mechanic writes
+    /// them, XMP `dc:subject` as Lightroom does) are listed, before a sidecar's, each once.
+    @Test func theFilesOwnKeywordsAreListedBeforeTheSidecarsEachOnce() throws {
+        let f = try CameraFiles()
+        try f.jpeg("IMG_0010.JPG", tags: ["-IPTC:Keywords=Lisbon", "-IPTC:Keywords=tram",
+                                          "-XMP-dc:Subject=tram", "-XMP-dc:Subject=yellow"])
+        try f.jpeg("IMG_0011.JPG", tags: ["-IPTC:Keywords=tram", "-XMP-dc:Subject=holiday"])
+        try Data(xmpSidecar(person: "Ana Lima").utf8).write(to: f.url("IMG_0011.xmp"))
+        _ = try f.scan()
+        let all = try f.cli.assetsByPath()
+        #expect(all["IMG_0010.JPG"]?["keywords"] as? [String] == ["Lisbon", "tram", "yellow"])
+        #expect(all["IMG_0011.JPG"]?["keywords"] as? [String] == ["tram", "holiday", "family"])
+        #expect(try f.cli.run(["show", "IMG_0010.JPG"]).stdout.contains("keywords     Lisbon, tram, yellow"))
+    }
 }

@@ -17,7 +17,7 @@ struct DerivationTests {
         try ExiftoolFiles.jpeg(root.appendingPathComponent("capture.jpg"), width: 1536, height: 2048, tags: [])
         try ExiftoolFiles.jpeg(root.appendingPathComponent("agency.jpg"), tags: [
             "-IPTC:DateCreated=2019:07:04", "-IPTC:TimeCreated=14:30:15+02:00",
-            "-IPTC:City=Lyon", "-IPTC:Country-PrimaryLocationName=France"])
+            "-IPTC:City=Lyon", "-IPTC:Country-PrimaryLocationName=France", "-IPTC:Keywords=press"])
         try ExiftoolFiles.jpeg(root.appendingPathComponent("gps.jpg"), tags: [
             "-IPTC:City=Lyon", "-IPTC:Country-PrimaryLocationName=France",
             "-GPSLatitude=48.8566", "-GPSLatitudeRef=N", "-GPSLongitude=2.3522", "-GPSLongitudeRef=E"])
@@ -83,5 +83,26 @@ struct DerivationTests {
         #expect(agency.place == Place(city: "Lyon", country: "France"))
         #expect(agency.takenAt?.source == .iptc)
         #expect(try Self.asset(index, "gps.jpg").place?.city == "Paris")
+    }
+
+    /// Derivation 4's reader dropped a file's own keywords: the next scan reads the headers again
+    /// (no hashing) and `keywords` shows them.
+    @Test func anIndexUnderDerivation4GetsTheFilesOwnKeywords() throws {
+        let (library, index, _) = try Self.scanned()
+        #expect(try Self.asset(index, "agency.jpg").keywords == ["press"])
+        let writer = AssetWriter(library: library, index: index)
+        let sentinel = String(repeating: "0", count: 64)
+        try writer.commit(try index.allAssets().map { a in
+            var a = a
+            a.metadata.keywords = nil
+            a.sha256 = sentinel
+            return a
+        })
+        try index.setMeta("derivation", "4")
+        #expect(try Self.asset(index, "agency.jpg").keywords == [])
+
+        _ = try Scanner(library: library, index: index).scan()
+        #expect(try Self.asset(index, "agency.jpg").keywords == ["press"])
+        #expect(try index.allAssets().allSatisfy { $0.sha256 == sentinel }, "no file was hashed again")
     }
 }

@@ -29,10 +29,19 @@ struct ScaleTests {
         #"{"faces":[],"format":"jpeg","orientation":1.0,"persons":[],"pixelHeight":10,"pixelWidth":20}"#,
         #"{"faces":[],"format":"jpeg","orientation":1,"persons":["\ud83d\ude00"],"pixelHeight":10,"pixelWidth":20}"#,
         #"{"faces":[],"form\u0061t":"jpeg","orientation":1,"persons":[],"pixelHeight":10,"pixelWidth":20}"#,
+        // The file's own keywords (Derivation 5), and null as an older writer's nil.
+        #"{"faces":[],"format":"jpeg","keywords":["tram","Lisbon"],"orientation":1,"persons":[],"pixelHeight":10,"pixelWidth":20}"#,
+        #"{"faces":[],"format":"jpeg","keywords":null,"orientation":1,"persons":[],"pixelHeight":10,"pixelWidth":20}"#,
     ]
 
     static func reference(_ text: String) -> MediaMetadata? {
         try? ShoeboxJSON.makeDecoder().decode(MediaMetadata.self, from: Data(text.utf8))
+    }
+
+    /// A listing reads the index through the fast reader: keywords must not be skipped as unknown.
+    @Test func theFastReaderKeepsTheFilesOwnKeywords() {
+        let m = MetadataJSON.decode(Self.metadataDocuments[Self.metadataDocuments.count - 2])
+        #expect(m?.keywords == ["tram", "Lisbon"])
     }
 
     @Test(arguments: metadataDocuments)

@@ -82,7 +82,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         deletion_date = a.trash.map { ShoeboxClock.localISO8601($0.deletedAt) }
         xmp_sidecar = a.metadata.xmpSidecar?.path
         rating = a.metadata.xmpSidecar?.rating
-        keywords = a.metadata.xmpSidecar?.keywords ?? []
+        keywords = a.keywords
     }
 
     // Explicit nulls: scripts can rely on every field being present.

@@ -78,6 +78,12 @@ public struct Asset: Codable, Equatable, Sendable {
     public var folder: String { (path as NSString).deletingLastPathComponent }
     public var stem: String { (name as NSString).deletingPathExtension }
     public var persons: [String] { metadata.persons }
+    /// The file's own keywords (IPTC-IIM, embedded XMP), then its XMP sidecar's, each once in
+    /// that order: a sidecar adds to what the camera or an earlier tool wrote, never hides it.
+    public var keywords: [String] {
+        var seen = Set<String>()
+        return ((metadata.keywords ?? []) + (metadata.xmpSidecar?.keywords ?? [])).filter { seen.insert($0).inserted }
+    }
     public var year: Int? { takenAt?.year }
 
     /// The capture time after every fallback: the file's metadata (EXIF, XMP, IPTC, container),

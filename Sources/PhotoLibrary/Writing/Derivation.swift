@@ -11,10 +11,11 @@ public enum Derivation {
     /// only with evidence (regrouped once). 4: the metadata reader learnt IPTC-IIM, XMP in
     /// UTF-16/32, exposure EXIF, Apple's content identifier and a date order that puts IFD0
     /// `DateTime` after the file name, so present files' metadata is read again (headers only).
-    public static let version = "4"
+    /// 5: keywords from the file itself (IPTC-IIM, embedded XMP), read again the same way.
+    public static let version = "5"
 
     /// Indexes made before this version hold metadata today's reader would read differently.
-    static let metadataVersion = 4
+    static let metadataVersion = 5
 
     /// Loads what the first derivation would otherwise wait for (the gazetteer, ~0.1 s), so that a
     /// long-running watcher's first arrival is indexed as fast as the rest.
