@@ -324,8 +324,8 @@ if os.path.exists(example):
 put("Config", '[watch]\nsafety_scan_minutes = 1_440 # a day\nmass_disappearance_share = 2.5e-1\n[trash]\nretention_days = 7\n'
               'name = "a \\"quoted\\" # not a comment"\nflag = true\n', "forms")
 
-# Camera raw: DNGs made by scripts/make-dng (pidng, when install-deps made its venv), a TIFF
-# header alone, and a CR3-like ISO-BMFF head of brand 'crx '.
+# Camera raw: DNGs made by scripts/make-dng (pidng, when install-deps made its venv), with and
+# without an embedded preview, a TIFF header alone, and a CR3-like ISO-BMFF head of brand 'crx '.
 pidng = os.path.join(os.environ.get("SHOEBOX_TOOLS", os.path.expanduser("~/.cache/shoebox-tools")), "pidng/bin/python")
 if os.path.exists(pidng):
     import tempfile
@@ -333,7 +333,9 @@ if os.path.exists(pidng):
         for i, photo in enumerate(media(".jpg")[:3]):
             dng = os.path.join(tmp, f"{i}.dng")
             tags = ["-DateTimeOriginal=2022:03:04 05:06:07", "-Make=Nikon", "-Model=Z 6"] if i % 2 == 0 else []
-            if subprocess.run([pidng, "scripts/make-dng", photo, dng, *tags], capture_output=True).returncode == 0:
+            # Two of three carry a JPEG preview, for RAWPreview.jpeg.
+            preview = ["--preview=80x60"] if i != 2 else []
+            if subprocess.run([pidng, "scripts/make-dng", photo, dng, *preview, *tags], capture_output=True).returncode == 0:
                 put("RAW", read(dng), "dng")
 put("RAW", b"II*\0\x08\0\0\0" + b"\0" * 64, "tiff")
 put("RAW", b"\0\0\0\x18ftypcrx \0\0\0\x01crx isom" + b"\0\0\0\x08moov", "cr3")
