@@ -10,11 +10,8 @@ public struct FileStat: Equatable, Sendable {
     public var mtimeNS: Int64
     public var inode: UInt64
     public var mode: UInt32
-    /// The file system's device number: an inode is a file's identity only together with it.
-    public var device: UInt64
 
     init(_ s: stat) {
-        device = UInt64(s.st_dev)
         size = Int64(s.st_size)
         mtimeNS = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
         inode = UInt64(s.st_ino)
