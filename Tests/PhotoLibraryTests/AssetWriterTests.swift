@@ -61,7 +61,7 @@ struct AssetWriterTests {
         // What a kill between the sidecar and the index leaves: the journal and the new sidecar.
         try asset.features.set("rating", Rating(stars: 2, note: ""))
         try ScanJournal(library: library).begin([asset.id])
-        try SidecarStore(library: library).write(asset, sync: true)
+        try SidecarStore(library: library).writeBatch([asset])
         #expect(try index.asset(id: asset.id)?.features.isEmpty == true)
 
         try AssetWriter(library: library, index: index).recoverUnfinishedBatch()

@@ -27,12 +27,16 @@ extension LibraryFiles {
     /// The bytes of the regular file `relative` (never a link), or nil when it is not there.
     /// At most `limit` bytes: a file grown past what Shoebox ever writes there is refused.
     public func contents(of relative: String, limit: Int = 64 << 20) throws -> Data? {
-        let fd = try withFolder(LibraryPath.parent(relative)) { folder -> Int32 in
-            let fd = shoebox_open_beneath(folder, LibraryPath.leaf(relative), O_RDONLY, 0)
-            if fd < 0 && errno != ENOENT { throw failure(relative, errno) }
-            return fd
+        try withFolder(LibraryPath.parent(relative)) { folder in
+            try contents(named: LibraryPath.leaf(relative), inFolder: folder, shownAs: relative, limit: limit)
         }
-        guard fd >= 0 else { return nil }
+    }
+
+    /// `contents(of:)` of `name` in the open folder `folder` (one folder opened for many files).
+    public func contents(named name: String, inFolder folder: Int32, shownAs relative: String, limit: Int = 64 << 20) throws -> Data? {
+        let fd = shoebox_open_beneath(folder, name, O_RDONLY, 0)
+        if fd < 0 && errno == ENOENT { return nil }
+        guard fd >= 0 else { throw failure(relative, errno) }
         defer { close(fd) }
         return try Self.readAll(fd, shownAs: shown(relative), limit: limit)
     }

@@ -25,11 +25,6 @@ public struct SidecarStore: Sendable {
 
     public init(library: Library) { self.library = library }
 
-    public func write(_ asset: Asset, sync: Bool) throws {
-        let data = try ShoeboxJSON.makeEncoder(pretty: true).encode(Sidecar(asset: asset))
-        try library.files.writeAtomically(data, to: Self.path(of: asset.id), sync: sync)
-    }
-
     /// The sidecar's path in the library.
     static func path(of id: AssetID) -> String { LibraryLayout.sidecarsFolder + "/" + fileName(of: id) }
 

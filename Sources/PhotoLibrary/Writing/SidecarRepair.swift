@@ -18,16 +18,20 @@ extension SidecarStore {
     /// come (each would drop them again, and `doctor` would ask for one more), never deleted.
     static let quarantineFolder = ".shoebox/invalid-sidecars"
 
-    /// Every sidecar on disk, and those that give no asset.
+    /// Every sidecar on disk, and those that give no asset. The folder is opened once and each
+    /// file read from it (a rebuild may read a million).
     func readAll() -> (valid: [Sidecar], bad: [BadSidecar]) {
-        var names: [String] = []
-        try? library.files.forEachEntry(in: LibraryLayout.sidecarsFolder) { entry, _ in
-            if let name = entry.name { names.append(name) }
+        var read: [(name: String, result: Result<Sidecar, BadSidecar>)] = []
+        try? library.files.forEachEntry(in: LibraryLayout.sidecarsFolder) { entry, folder in
+            guard let name = entry.name, name.hasSuffix(".json"), !name.hasPrefix(".") else { return }
+            read.append((name, parse(name) {
+                try library.files.contents(named: name, inFolder: folder, shownAs: LibraryLayout.sidecarsFolder + "/" + name)
+            }))
         }
         var valid: [Sidecar] = []
         var bad: [BadSidecar] = []
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            switch readOne(name) {
+        for (_, result) in read.sorted(by: { $0.name < $1.name }) {
+            switch result {
             case .success(let sidecar): valid.append(sidecar)
             case .failure(let problem): bad.append(problem)
             }
@@ -37,9 +41,13 @@ extension SidecarStore {
 
     /// The sidecar `name`, or why it gives no asset.
     func readOne(_ name: String) -> Result<Sidecar, BadSidecar> {
+        parse(name) { try library.files.contents(of: LibraryLayout.sidecarsFolder + "/" + name) }
+    }
+
+    /// The sidecar `name` from the bytes `load` gives (never through a link), or why it gives no asset.
+    private func parse(_ name: String, _ load: () throws -> Data?) -> Result<Sidecar, BadSidecar> {
         do {
-            // Never through a link: a sidecar that is a link to a file outside is not read.
-            guard let data = try library.files.contents(of: LibraryLayout.sidecarsFolder + "/" + name) else {
+            guard let data = try load() else {
                 return .failure(BadSidecar(name: name, reason: "vanished while it was read", newerSchema: false))
             }
             let sidecar = try decode(data, name: name)
