@@ -45,6 +45,10 @@ let package = Package(
         // Reads what a file says about itself: format, dimensions, dates, GPS, people.
         .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData"]),
 
+        // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
+        // sRGB, down-sampled once for every consumer.
+        .target(name: "Imaging", dependencies: ["Metadata"]),
+
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
         .target(name: "Places", resources: [.copy("Resources")]),
 
