@@ -49,6 +49,11 @@ let package = Package(
         // sRGB, down-sampled once for every consumer.
         .target(name: "Imaging", dependencies: ["Metadata"]),
 
+        // The analysis pipeline on the library: thumbnails, perceptual hashes, faces and people,
+        // stored through the core's writer; `analyze`, and `watch` in the background.
+        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Metadata",
+            .product(name: "Logging", package: "swift-log")]),
+
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
         .target(name: "Places", resources: [.copy("Resources")]),
 
@@ -77,6 +82,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "PhotoLibrary", "TestSupport"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),

@@ -39,6 +39,13 @@ public struct AssetQuery: Sendable {
     public var isUtility: Bool?
     /// Only assets that are (true) or are not (false) byte-identical copies of another.
     public var isDuplicate: Bool?
+    /// Only assets whose analysis is missing, stale (the file changed) or older than this
+    /// analyser version (true); only those analysed by it (false).
+    public var needsAnalysis: (Bool, version: Int)?
+    /// Only assets in whose pixels the analysis found faces (true) or none (false).
+    public var hasFaces: Bool?
+    /// Only assets whose image data is (true) or is not (false) known to be damaged.
+    public var isDamaged: Bool?
     /// Conditions on feature modules' fields (`Asset.features`), all of which must hold.
     public var features: [FeatureCondition] = []
 
@@ -75,6 +82,16 @@ public struct AssetQuery: Sendable {
         if let minScore { clauses.append("score >= ?"); args.append(minScore) }
         if let isUtility { clauses.append("is_utility = ?"); args.append(isUtility) }
         if let isDuplicate { clauses.append(isDuplicate ? "duplicate_of IS NOT NULL" : "duplicate_of IS NULL") }
+        if let (needs, version) = needsAnalysis {
+            let stale = "(analysis_version IS NULL OR analysis_version < ? OR analysis_sha IS NOT sha256)"
+            clauses.append(needs ? stale : "NOT \(stale)")
+            args.append(version)
+        }
+        if let isDamaged { clauses.append("damaged = ?"); args.append(isDamaged) }
+        if let hasFaces {
+            let found = "(analysis IS NOT NULL AND json_array_length(analysis, '$.faces') > 0)"
+            clauses.append(hasFaces ? found : "NOT \(found)")
+        }
         for condition in features {
             let (clause, values) = condition.sql()
             clauses.append(clause)

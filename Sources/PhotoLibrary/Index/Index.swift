@@ -136,7 +136,7 @@ public final class Index: @unchecked Sendable {
 
     // MARK: Reading
 
-    static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features"
+    static let columns = "id, path, state, size, mtime_ns, inode, sha256, kind, taken_at, taken_at_epoch, taken_at_source, city, country, duplicate_of, live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features, analysis"
 
     /// Position of each of `columns` in the rows `asset(from:)` reads (by position: a lookup by
     /// name searches the row's columns each time, which a listing of every asset feels).
@@ -148,7 +148,7 @@ public final class Index: @unchecked Sendable {
         static let duplicateOf = at("duplicate_of"), livePhotoOf = at("live_photo_of"), firstSeen = at("first_seen")
         static let score = at("score"), isUtility = at("is_utility"), similarGroup = at("similar_group")
         static let metadata = at("metadata"), trashName = at("trash_name"), deletedAt = at("deleted_at")
-        static let features = at("features")
+        static let features = at("features"), analysis = at("analysis")
     }
 
     /// An asset from a row of `SELECT \(Index.columns) …`.
@@ -171,6 +171,9 @@ public final class Index: @unchecked Sendable {
             trash: (row[C.trashName] as String?).map { TrashRecord(name: $0, deletedAt: Date(timeIntervalSince1970: row[C.deletedAt] ?? 0)) },
             featureFields: try (row[C.features] as String?).map {
                 try ShoeboxJSON.makeDecoder().decode(FeatureFields.self, from: Data($0.utf8))
+            },
+            analysis: try (row[C.analysis] as String?).map {
+                try ShoeboxJSON.makeDecoder().decode(AssetAnalysis.self, from: Data($0.utf8))
             })
     }
 
@@ -307,8 +310,9 @@ public final class Index: @unchecked Sendable {
             let statement = try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO asset (id, path, state, size, mtime_ns, inode, sha256, kind, format, width, height,
                     taken_at, taken_at_epoch, taken_at_source, year, lat, lon, city, country, persons, duplicate_of,
-                    live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features,
+                    analysis, analysis_version, analysis_sha, damaged)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             try Index.bumpGeneration(db)
             var albumChanges = try AlbumChangeRecorder(db)
@@ -324,6 +328,7 @@ public final class Index: @unchecked Sendable {
                 let takenAt = a.takenAt
                 let metadata = String(decoding: try encoder.encode(a.metadata), as: UTF8.self)
                 let features = try a.featureFields.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+                let analysis = try a.analysis.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
                 try statement.execute(arguments: [
                     a.id.rawValue, a.path, a.state.rawValue, a.size, a.mtimeNS, Int64(bitPattern: a.inode), a.sha256,
                     a.kind.rawValue, a.format.rawValue, a.width, a.height,
@@ -331,6 +336,7 @@ public final class Index: @unchecked Sendable {
                     a.metadata.gps?.lat, a.metadata.gps?.lon, a.place?.city, a.place?.country, persons,
                     a.duplicateOf?.rawValue, a.livePhotoOf?.rawValue, a.firstSeen.timeIntervalSince1970, a.score,
                     a.isUtility, a.similarGroup, metadata, a.trash?.name, a.trash?.deletedAt.timeIntervalSince1970, features,
+                    analysis, a.analysis?.version, a.analysis?.sha256, a.analysis?.damaged ?? false,
                 ])
             }
             try albumChanges?.save(db)

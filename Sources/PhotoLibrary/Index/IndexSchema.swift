@@ -82,5 +82,16 @@ extension Index {
             // Fields of feature modules (JSON object per feature), NULL while none is set.
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN features TEXT")
         }
+        m.registerMigration("v5") { db in
+            // The analysis pipeline's record (faces, perceptual hash, damage) as JSON, and what
+            // finding the assets still to analyse needs without parsing it: the analyser's
+            // version and the content it analysed.
+            try db.execute(sql: """
+                ALTER TABLE asset ADD COLUMN analysis TEXT;
+                ALTER TABLE asset ADD COLUMN analysis_version INTEGER;
+                ALTER TABLE asset ADD COLUMN analysis_sha TEXT;
+                ALTER TABLE asset ADD COLUMN damaged INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
     }
 }

@@ -45,6 +45,11 @@ public struct AssetJSON: PublicJSONShape, Sendable {
     /// A camera raw file: its kind (`dng`, `cr3` …); a JPEG/HEIC of a RAW+JPEG shot: the raw file's path.
     var raw_type: String?
     var raw_file: String?
+    /// Analysis: has it run on the present content; the image data could not be decoded whole;
+    /// the perceptual hash (16 hex digits) for similar shots.
+    var analyzed: Bool
+    var damaged: Bool
+    var phash: String?
 
     public init(_ a: Asset, liveVideo: String?) {
         id = a.id.rawValue
@@ -60,7 +65,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         gps = a.metadata.gps.map { Coordinate(lat: $0.lat, lon: $0.lon) }
         place = a.place.map { PlaceJSON(city: $0.city, country: $0.country) }
         persons = a.persons
-        faces = a.metadata.faces.map { Face(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name) }
+        faces = a.faces.map { Face(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name) }
         score = a.score
         is_utility = a.isUtility
         sha256 = a.sha256
@@ -83,6 +88,10 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         xmp_sidecar = a.metadata.xmpSidecar?.path
         rating = a.metadata.xmpSidecar?.rating
         keywords = a.keywords
+        let analysis = a.analysis.flatMap { $0.sha256 == a.sha256 ? $0 : nil }
+        analyzed = analysis?.isCurrent(for: a) ?? false
+        damaged = analysis?.damaged ?? false
+        phash = analysis?.perceptualHash
     }
 
     // Explicit nulls: scripts can rely on every field being present.
@@ -90,6 +99,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         case id, path, kind, format, size, width, height, taken_at, taken_at_source, year, gps, place, persons, faces
         case score, is_utility, sha256, similar_group, duplicate_of, live_video, state, orientation, make, model
         case duration, mtime, first_seen, trash_name, deletion_date, xmp_sidecar, rating, keywords, raw_type, raw_file
+        case analyzed, damaged, phash
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -128,6 +138,9 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         try c.encode(keywords, forKey: .keywords)
         try c.encode(raw_type, forKey: .raw_type)
         try c.encode(raw_file, forKey: .raw_file)
+        try c.encode(analyzed, forKey: .analyzed)
+        try c.encode(damaged, forKey: .damaged)
+        try c.encode(phash, forKey: .phash)
     }
 }
 
@@ -242,6 +255,9 @@ public struct AssetJSONArrayWriter {
                 close(UInt8(ascii: "]"), level: 2)
             case .score: if let v = a.score { try double(v) } else { null() }
             case .is_utility: bytes(a.is_utility ? "true" : "false")
+            case .analyzed: bytes(a.analyzed ? "true" : "false")
+            case .damaged: bytes(a.damaged ? "true" : "false")
+            case .phash: optionalString(a.phash)
             case .sha256: string(a.sha256)
             case .similar_group: optionalString(a.similar_group)
             case .duplicate_of: optionalString(a.duplicate_of)

@@ -9,6 +9,8 @@ public enum LibraryLayout {
     public static let stateFolder = ".shoebox"
     /// One sidecar per asset, `<id>.json`: the truth the index is rebuilt from.
     public static let sidecarsFolder = ".shoebox/sidecars"
+    /// The thumbnail cache (`ThumbnailStore`).
+    public static let thumbnailsFolder = ".shoebox/thumbs"
     /// Generated albums: folders of links, never originals.
     public static let albumsFolder = "Albums"
     /// The freedesktop trash.

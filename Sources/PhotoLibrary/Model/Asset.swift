@@ -62,6 +62,9 @@ public struct Asset: Codable, Equatable, Sendable {
     public var trash: TrashRecord? = nil
     /// Stored as "features" only when some feature set a field (older sidecars have none).
     var featureFields: FeatureFields? = nil
+    /// What the analysis pipeline found in the pixels (faces, perceptual hash, damage); nil until
+    /// analysed. Stale when its `sha256` is not the asset's (see `AssetAnalysis.isCurrent`).
+    public var analysis: AssetAnalysis? = nil
 
     /// Fields that feature modules own (scores' parts, decisions…): set them through
     /// `AssetWriter.setFeature`, which journals the change and writes sidecar and index.
@@ -77,7 +80,22 @@ public struct Asset: Codable, Equatable, Sendable {
     /// The folder part of `path` ("" at the root).
     public var folder: String { (path as NSString).deletingLastPathComponent }
     public var stem: String { (name as NSString).deletingPathExtension }
-    public var persons: [String] { metadata.persons }
+    /// Names from the file's own XMP (`PersonInImage`, named regions), then the names of the people
+    /// recognised in it, each once in that order.
+    public var persons: [String] {
+        let recognised = (analysis?.faces ?? []).compactMap { $0.isForgotten ? nil : $0.name }
+        guard !recognised.isEmpty else { return metadata.persons }
+        var seen = Set<String>()
+        return (metadata.persons + recognised).filter { seen.insert($0).inserted }
+    }
+    /// The faces to show: those the analysis found (with their people's names), then the file's
+    /// own XMP face regions that no found face overlaps (a face the detector missed but the user
+    /// tagged). Forgotten faces are left out.
+    public var faces: [FaceRegion] {
+        let found = (analysis?.faces ?? []).filter { !$0.isForgotten }
+        let tagged = metadata.faces.filter { r in !found.contains { $0.overlap(x: r.x, y: r.y, w: r.w, h: r.h) >= 0.3 } }
+        return found.map { FaceRegion(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name) } + tagged
+    }
     /// The file's own keywords (IPTC-IIM, embedded XMP), then its XMP sidecar's, each once in
     /// that order: a sidecar adds to what the camera or an earlier tool wrote, never hides it.
     public var keywords: [String] {
@@ -110,6 +128,6 @@ public struct Asset: Codable, Equatable, Sendable {
         case id, path, state, size, mtimeNS = "mtime_ns", inode, sha256, kind, metadata
         case place, duplicateOf = "duplicate_of", livePhotoOf = "live_photo_of"
         case firstSeen = "first_seen", score, isUtility = "is_utility", similarGroup = "similar_group"
-        case trash, featureFields = "features"
+        case trash, featureFields = "features", analysis
     }
 }

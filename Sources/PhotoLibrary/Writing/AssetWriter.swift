@@ -84,6 +84,8 @@ public final class AssetWriter {
         try library.files.removeFiles(ids.map(SidecarStore.fileName(of:)), inFolder: LibraryLayout.sidecarsFolder)
         try index.delete(ids)
         generationAfterLastWrite = try index.generation()
+        // A cache: what a failure here leaves is only disk space, which `cache clear` returns.
+        try? ThumbnailStore(library: library).removeAll(of: ids)
         didForget?(ids)
     }
 

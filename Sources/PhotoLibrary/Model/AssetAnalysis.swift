@@ -1,0 +1,121 @@
+import Foundation
+
+/// What the analysis pipeline learnt from an asset's pixels: kept in the sidecar (so `rebuild`
+/// restores people and their names without decoding anything again) and in the index.
+///
+/// It describes the content whose SHA-256 it names: when the file changes, the record is stale
+/// (`isCurrent(for:)` is false) and the pipeline analyses the file again. `version` is the
+/// analyser's: a better analyser raises it and re-analyses old assets, carrying names over.
+public struct AssetAnalysis: Codable, Equatable, Sendable {
+    /// The analyser that produced this record (`AssetAnalysis.currentVersion` when current).
+    public var version: Int
+    /// The SHA-256 of the content analysed.
+    public var sha256: String
+    /// The image data could not be decoded whole (a corrupt or truncated stream): whatever came
+    /// out was analysed, or nothing when `problem` says decoding failed.
+    public var damaged: Bool
+    /// One line saying what went wrong with this file's pixels, or nil.
+    public var problem: String?
+    /// A 64-bit perceptual hash (pHash) of the upright picture or poster frame, 16 hex digits.
+    public var perceptualHash: String?
+    /// Faces found, in reading order (left to right, top to bottom).
+    public var faces: [DetectedFace]
+
+    public init(version: Int, sha256: String, damaged: Bool = false, problem: String? = nil,
+                perceptualHash: String? = nil, faces: [DetectedFace] = []) {
+        self.version = version; self.sha256 = sha256; self.damaged = damaged; self.problem = problem
+        self.perceptualHash = perceptualHash; self.faces = faces
+    }
+
+    /// Raise when the analysis of a file would come out differently (a better detector, a new
+    /// field): every asset analysed by an older version is analysed again.
+    public static let currentVersion = 1
+
+    /// Does this record describe `asset`'s present content, made by the current analyser?
+    public func isCurrent(for asset: Asset) -> Bool {
+        version >= AssetAnalysis.currentVersion && sha256 == asset.sha256
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, sha256, damaged, problem, perceptualHash = "phash", faces
+    }
+}
+
+/// One face the detector found, normalised to the upright image (x/y the top-left corner), with
+/// the descriptor that recognises it and the person it belongs to.
+public struct DetectedFace: Codable, Equatable, Sendable {
+    public var x: Double, y: Double, w: Double, h: Double
+    /// dlib's 128-d face descriptor; nil when the recogniser's models were missing.
+    public var descriptor: FaceDescriptor?
+    /// The person (a cluster of faces) it belongs to; nil until clustered or once forgotten.
+    public var person: String?
+    /// The person's name, when known, and who gave it.
+    public var name: String?
+    public var nameSource: NameSource?
+    /// `people forget FACE`: not a person the user wants; never clustered or named again.
+    public var forgotten: Bool?
+
+    /// Where a face's name comes from: the user (`people name`) outranks the file's XMP.
+    public enum NameSource: String, Codable, Sendable { case user, xmp }
+
+    public init(x: Double, y: Double, w: Double, h: Double, descriptor: FaceDescriptor? = nil,
+                person: String? = nil, name: String? = nil, nameSource: NameSource? = nil, forgotten: Bool? = nil) {
+        self.x = x; self.y = y; self.w = w; self.h = h; self.descriptor = descriptor
+        self.person = person; self.name = name; self.nameSource = nameSource; self.forgotten = forgotten
+    }
+
+    public var isForgotten: Bool { forgotten == true }
+
+    /// Intersection over union with another box of the same image.
+    public func overlap(x ox: Double, y oy: Double, w ow: Double, h oh: Double) -> Double {
+        let ix = max(0, min(x + w, ox + ow) - max(x, ox)), iy = max(0, min(y + h, oy + oh) - max(y, oy))
+        let inter = ix * iy, union = w * h + ow * oh - inter
+        return union > 0 ? inter / union : 0
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case x, y, w, h, descriptor, person, name, nameSource = "name_source", forgotten
+    }
+}
+
+/// A 128-d face descriptor, stored as base64 of little-endian Float32 (684 characters instead
+/// of ~1,300 as a JSON number array; exact, so distances are the same after a rebuild).
+public struct FaceDescriptor: Codable, Equatable, Sendable {
+    public var values: [Float]
+
+    public init(_ values: [Float]) { self.values = values }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let data = Data(base64Encoded: text), data.count % 4 == 0, data.count <= 4 * 1024 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a face descriptor"))
+        }
+        let bytes = [UInt8](data)
+        values = stride(from: 0, to: bytes.count, by: 4).map { i in
+            var bits = UInt32(bytes[i])
+            bits |= UInt32(bytes[i + 1]) << 8
+            bits |= UInt32(bytes[i + 2]) << 16
+            bits |= UInt32(bytes[i + 3]) << 24
+            return Float(bitPattern: bits)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(values.count * 4)
+        for v in values {
+            let b = v.bitPattern
+            bytes += [UInt8(b & 0xFF), UInt8(b >> 8 & 0xFF), UInt8(b >> 16 & 0xFF), UInt8(b >> 24)]
+        }
+        var c = encoder.singleValueContainer()
+        try c.encode(Data(bytes).base64EncodedString())
+    }
+
+    /// Euclidean distance (dlib's measure: the same person is below 0.6).
+    public func distance(to other: FaceDescriptor) -> Float {
+        guard values.count == other.values.count else { return .infinity }
+        var sum: Float = 0
+        for i in values.indices { let d = values[i] - other.values[i]; sum += d * d }
+        return sum.squareRoot()
+    }
+}
