@@ -51,7 +51,7 @@ let package = Package(
 
         // The analysis pipeline on the library: thumbnails, perceptual hashes, faces and people,
         // stored through the core's writer; `analyze`, and `watch` in the background.
-        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Metadata",
+        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Metadata", "CSystem",
             .product(name: "Logging", package: "swift-log")]),
 
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
@@ -73,7 +73,7 @@ let package = Package(
 
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -70,3 +70,13 @@ int shoebox_lstat_beneath(int dirfd, const char *path, struct stat *st) {
     errno = saved;
     return result;
 }
+
+#include <sys/resource.h>
+
+int shoebox_background_thread(void) {
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    int failed = setpriority(PRIO_PROCESS, (id_t)tid, 10);
+    /* ioprio_set(IOPRIO_WHO_PROCESS, tid, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0)): glibc has no wrapper. */
+    if (syscall(SYS_ioprio_set, 1, tid, 3 << 13) != 0) failed = -1;
+    return failed ? -1 : 0;
+}

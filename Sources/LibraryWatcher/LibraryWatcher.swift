@@ -58,6 +58,9 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// One for the watch's life: it keeps the index's file records between batches (reloaded
     /// when another process wrote, a `rebuild` included).
     private let updater: LiveUpdater
+    /// Work done between batches when no event waits (the analysis pipeline), with the watcher's
+    /// own writer and the writer lock.
+    public var idleWork: (any IdleWork)?
     /// Why the watch stopped by itself (its index's `-wal` was deleted under it); nil when it
     /// was asked to stop.
     public private(set) var stoppedBecause: ShoeboxError?
@@ -72,6 +75,10 @@ public final class LibraryWatcher: @unchecked Sendable {
         schedule = ScanSchedule(safetyScanMinutes: options.settings.safetyScanMinutes)
         updater = LiveUpdater(library: library, index: index, options: LiveUpdater.Options(settings: options.settings))
     }
+
+    /// The writer the watcher's batches go through: idle work writes through it too, so that the
+    /// watcher's view of the index follows those commits instead of reloading.
+    public var writer: AssetWriter { updater.writer }
 
     /// Asks `run` to return after the batch in hand (any thread; signal handlers).
     public func stop() { queue.stop() }
@@ -122,9 +129,11 @@ public final class LibraryWatcher: @unchecked Sendable {
                     if case .arrived(let path) = change { return path } else { return nil }
                 }
                 rechecks.record(arrived: arrived, stillBeingWritten: report.stillBeingWritten, at: Date())
+                idleWork?.filesChanged()
             }
             if schedule.isSafetyScanDue(at: Date()) { reconcile(reason: "safety scan") }
             if schedule.isPurgeDue(at: Date()) { purge() }
+            if !queue.hasEvents { doIdleWork() }
         }
         logger.info("stopped")
     }
@@ -149,7 +158,8 @@ public final class LibraryWatcher: @unchecked Sendable {
     private func nextWake() -> Date? {
         switch pause {
         case .running:
-            return [renames.nextDeadline, removals.due, rechecks.nextDue, schedule.nextDeadline].compactMap { $0 }.min()
+            let idle = idleWork?.isBusy == true ? Date().addingTimeInterval(IdleWorkTiming.interval) : nil
+            return [renames.nextDeadline, removals.due, rechecks.nextDue, schedule.nextDeadline, idle].compactMap { $0 }.min()
         case .rootGone:
             return renames.nextDeadline
         case .massDisappearance(let next):
@@ -262,6 +272,7 @@ public final class LibraryWatcher: @unchecked Sendable {
                            ("returned", report.returned), ("removed", report.removed)]
                 .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
             logger.info("reconciled by a scan (\(reason)): \(summary.isEmpty ? "no changes" : summary)")
+            idleWork?.filesChanged()
             for p in report.failed { warnOnce(p.path, p.reason) }
             for p in report.warnings {
                 if p.path == "Albums" { logger.warning("\(p.reason)") } else { warnOnce(p.path, p.reason) }
@@ -286,6 +297,17 @@ public final class LibraryWatcher: @unchecked Sendable {
         if schedule.failedScansBefore > 0 {
             logger.info("recovered: the scan works again after \(schedule.failedScansBefore) failed attempt(s)")
             lastScanError = nil
+        }
+    }
+
+    /// One step of the idle work under the writer lock; its failures are logged, never fatal
+    /// (indexing goes on; the work is tried again after the next change).
+    private func doIdleWork() {
+        guard let work = idleWork, work.isBusy, case .running = pause, ready else { return }
+        do {
+            if let line = try withWriterLock({ try work.step() }) ?? nil { logger.info("\(line)") }
+        } catch {
+            logger.error("\(error)")
         }
     }
 

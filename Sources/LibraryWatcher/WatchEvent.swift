@@ -72,6 +72,13 @@ final class EventQueue: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether an event waits to be taken (the loop does background work only when none does).
+    var hasEvents: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !events.isEmpty
+    }
+
     var isStopped: Bool {
         condition.lock()
         defer { condition.unlock() }

@@ -107,7 +107,7 @@ public final class Index: @unchecked Sendable {
 
     /// A number that changes with every write to the `asset` table (`save`, `delete`): what was
     /// derived from an index of the same generation still holds (the albums' stamps).
-    func generation() throws -> String {
+    public func generation() throws -> String {
         try meta("generation") ?? "0"
     }
 

@@ -61,7 +61,7 @@ public final class LiveUpdater {
     let library: Library
     let index: Index
     let options: Options
-    let writer: AssetWriter
+    public let writer: AssetWriter
     private var known: KnownFiles?
 
     public init(library: Library, index: Index, options: Options = Options()) {

@@ -6,7 +6,8 @@ import Metadata
 public struct AssetJSON: PublicJSONShape, Sendable {
     public struct Coordinate: Encodable, Sendable { var lat: Double; var lon: Double }
     public struct PlaceJSON: Encodable, Sendable { var city: String?; var country: String? }
-    public struct Face: Encodable, Sendable { var x, y, w, h: Double; var name: String? }
+    /// `source` is `detected` (the analysis found it; `person` its person) or `xmp` (tagged in the file).
+    public struct Face: Encodable, Sendable { var x, y, w, h: Double; var name: String?; var person: String?; var source: String }
 
     var id: String
     var path: String
@@ -65,7 +66,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         gps = a.metadata.gps.map { Coordinate(lat: $0.lat, lon: $0.lon) }
         place = a.place.map { PlaceJSON(city: $0.city, country: $0.country) }
         persons = a.persons
-        faces = a.faces.map { Face(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name) }
+        faces = a.faces.map { Face(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name, person: $0.person, source: $0.source.rawValue) }
         score = a.score
         is_utility = a.isUtility
         sha256 = a.sha256
@@ -246,6 +247,8 @@ public struct AssetJSONArrayWriter {
                     var inner = true
                     member("h", level: 4, first: &inner); try double(f.h)
                     if let name = f.name { member("name", level: 4, first: &inner); string(name) }
+                    if let person = f.person { member("person", level: 4, first: &inner); string(person) }
+                    member("source", level: 4, first: &inner); string(f.source)
                     member("w", level: 4, first: &inner); try double(f.w)
                     member("x", level: 4, first: &inner); try double(f.x)
                     member("y", level: 4, first: &inner); try double(f.y)

@@ -91,10 +91,11 @@ public struct Asset: Codable, Equatable, Sendable {
     /// The faces to show: those the analysis found (with their people's names), then the file's
     /// own XMP face regions that no found face overlaps (a face the detector missed but the user
     /// tagged). Forgotten faces are left out.
-    public var faces: [FaceRegion] {
+    public var faces: [AssetFace] {
         let found = (analysis?.faces ?? []).filter { !$0.isForgotten }
         let tagged = metadata.faces.filter { r in !found.contains { $0.overlap(x: r.x, y: r.y, w: r.w, h: r.h) >= 0.3 } }
-        return found.map { FaceRegion(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name) } + tagged
+        return found.map { AssetFace(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name, person: $0.person, source: .detected) }
+            + tagged.map { AssetFace(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name, person: nil, source: .xmp) }
     }
     /// The file's own keywords (IPTC-IIM, embedded XMP), then its XMP sidecar's, each once in
     /// that order: a sidecar adds to what the camera or an earlier tool wrote, never hides it.

@@ -119,3 +119,13 @@ public struct FaceDescriptor: Codable, Equatable, Sendable {
         return sum.squareRoot()
     }
 }
+
+/// A face as listings show it: found by the analysis (with its person) or tagged in the file's
+/// XMP, normalised to the upright image, x/y the top-left corner.
+public struct AssetFace: Equatable, Sendable {
+    public enum Source: String, Sendable { case detected, xmp }
+    public var x: Double, y: Double, w: Double, h: Double
+    public var name: String?
+    public var person: String?
+    public var source: Source
+}

@@ -1,0 +1,236 @@
+import CSystem
+import Foundation
+import PhotoLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the analysis of every asset that needs it (never analysed, changed since, or analysed by
+/// an older analyser): worker threads decode and analyse, this thread stores the results through
+/// the library's writer in small batches. Killed at any point, the next run resumes with what is
+/// left: each batch is committed whole or not at all.
+///
+/// Each batch is stored inside `withWriterLock` (the caller's way of holding the library's writer
+/// lock), never the whole run: a `watch` goes on indexing between batches.
+public final class AnalysisRunner {
+    public struct Progress: Sendable {
+        public var done: Int
+        public var total: Int
+    }
+
+    public struct Report: Sendable {
+        /// Assets analysed and stored.
+        public var analysed = 0
+        /// Of those, files whose image data could not be decoded whole.
+        public var damaged = 0
+        /// One line per file whose pixels could not be analysed (damaged, unsupported).
+        public var problems: [FileProblem] = []
+        public var faces = 0
+        /// Assets left for a later run (stopped early or the file changed while it was read).
+        public var left = 0
+
+        /// Adds a later run's figures (its `left` replaces this one's).
+        public mutating func add(_ other: Report) {
+            analysed += other.analysed; damaged += other.damaged; faces += other.faces
+            problems += other.problems; left = other.left
+        }
+
+        mutating func add(_ stored: [(path: String, analysis: AssetAnalysis)]) {
+            analysed += stored.count
+            damaged += stored.filter(\.analysis.damaged).count
+            faces += stored.reduce(0) { $0 + $1.analysis.faces.count }
+            problems += stored.compactMap { s in s.analysis.problem.map { FileProblem(path: s.path, reason: $0) } }
+        }
+    }
+
+    let writer: AssetWriter
+    let threads: Int
+    let makeAnalyzer: @Sendable () throws -> any FileAnalyzing
+    /// Results stored per commit: a kill loses at most this many files' work.
+    public var batchSize = 16
+    /// Background work (under `watch`): the worker threads run at `nice` 10 and idle I/O priority.
+    public var background = false
+
+    /// Runs a batch's storing with the writer lock held.
+    public typealias LockedSection = (() throws -> Void) throws -> Void
+
+    public init(writer: AssetWriter, threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
+                makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing) {
+        self.writer = writer
+        self.threads = max(1, threads)
+        self.makeAnalyzer = makeAnalyzer
+    }
+
+    /// The worker threads for `work`, started; each makes its analyser on its own thread (loading
+    /// the face models takes a moment, which the caller's thread does not wait for).
+    func start(_ work: [Asset], shouldStop: @escaping @Sendable () -> Bool) -> AnalysisQueue {
+        AnalysisQueue(work, library: writer.library, threads: min(threads, work.count), makeAnalyzer: makeAnalyzer,
+                      background: background, shouldStop: shouldStop)
+    }
+
+    /// The assets still to analyse, in capture order (present files only).
+    public func pending() throws -> [Asset] {
+        var q = AssetQuery()
+        q.includeLiveVideos = true
+        q.needsAnalysis = (true, AssetAnalysis.currentVersion)
+        return try writer.index.assets(matching: q)
+    }
+
+    /// Analyses `assets` (default: all pending). `shouldStop` is asked between files; what was
+    /// not stored then is left for the next run.
+    public func run(_ assets: [Asset]? = nil, withWriterLock: LockedSection = { try $0() },
+                    shouldStop: @escaping @Sendable () -> Bool = { false },
+                    progress: (Progress) -> Void = { _ in }) throws -> Report {
+        let work = try assets ?? pending()
+        var report = Report()
+        guard !work.isEmpty else { return report }
+        _ = try makeAnalyzer()  // a missing face model fails the run here, in one line, before any work
+        let queue = start(work, shouldStop: shouldStop)
+        defer { queue.cancel(); queue.finish() }
+        var store: AnalysisStore?
+        var done = 0
+        progress(Progress(done: 0, total: work.count))
+        while let batch = queue.next(upTo: batchSize) {
+            if let failure = queue.startFailure { throw ShoeboxError(.notFound, failure) }
+            try withWriterLock {
+                if store == nil { store = try AnalysisStore(writer: writer) }
+                report.add(try store!.commit(batch))
+            }
+            done += batch.count
+            progress(Progress(done: done, total: work.count))
+        }
+        if let failure = queue.startFailure, report.analysed == 0 { throw ShoeboxError(.notFound, failure) }
+        report.left = work.count - report.analysed
+        if store?.changedPeople == true { try withWriterLock { try writer.afterChange(regroup: false) } }
+        return report
+    }
+}
+
+/// The worker threads and the hand-over of their results, bounded: workers wait while
+/// `2 × batch` results are waiting to be stored, so memory stays flat whatever the library size.
+final class AnalysisQueue: @unchecked Sendable {
+    struct Result { var asset: Asset; var outcome: FileAnalysis? }
+
+    private let condition = NSCondition()
+    private var nextIndex = 0
+    private var ready: [Result] = []
+    private var running: Int
+    private let work: [Asset]
+    private let shouldStop: @Sendable () -> Bool
+    private let maxWaiting = 32
+    private var cancelled = false
+
+    /// Why a worker could not make its analyser (the face models are missing), or nil.
+    private(set) var startFailure: String? {
+        get { condition.lock(); defer { condition.unlock() }; return failure }
+        set { condition.lock(); failure = newValue; condition.unlock() }
+    }
+    private var failure: String?
+
+    init(_ work: [Asset], library: Library, threads: Int, makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing,
+         background: Bool, shouldStop: @escaping @Sendable () -> Bool) {
+        self.work = work
+        self.shouldStop = shouldStop
+        running = threads
+        for _ in 0..<threads {
+            let thread = Thread { [self] in
+                if background { AnalysisQueue.lowerPriority() }
+                do {
+                    self.runWorker(with: try makeAnalyzer(), library: library)
+                } catch {
+                    self.startFailure = "\(error)"
+                    self.cancel()
+                    self.workerLeft()
+                }
+            }
+            thread.stackSize = 8 << 20  // dlib's detector recurses over image pyramids
+            thread.start()
+        }
+    }
+
+    /// Up to `count` results, waiting for at least one; nil when every worker is done.
+    func next(upTo count: Int) -> [Result]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty && running > 0 { condition.wait() }
+        guard !ready.isEmpty else { return nil }
+        // Wait a little for a fuller batch while workers are still busy: fewer, larger commits.
+        let deadline = Date().addingTimeInterval(0.5)
+        while ready.count < count && running > 0 && condition.wait(until: deadline) {}
+        let batch = Array(ready.prefix(count))
+        ready.removeFirst(batch.count)
+        condition.broadcast()
+        return batch
+    }
+
+    /// The results ready now, up to `count`, without waiting; nil once every worker is done and
+    /// everything was handed out.
+    func ready(upTo count: Int) -> [Result]? {
+        condition.lock()
+        defer { condition.unlock() }
+        if ready.isEmpty && running == 0 { return nil }
+        let batch = Array(ready.prefix(count))
+        ready.removeFirst(batch.count)
+        condition.broadcast()
+        return batch
+    }
+
+    /// No file is started any more (the run failed or stops); those in hand finish.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for the workers to leave (after a stop they finish the file in hand).
+    func finish() {
+        condition.lock()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+
+    private func runWorker(with analyzer: any FileAnalyzing, library: Library) {
+        while let asset = take() {
+            let outcome = Self.analyze(asset, with: analyzer, library: library)
+            condition.lock()
+            ready.append(Result(asset: asset, outcome: outcome))
+            condition.broadcast()
+            condition.unlock()
+        }
+        workerLeft()
+    }
+
+    private func workerLeft() {
+        condition.lock()
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func take() -> Asset? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= maxWaiting && !cancelled && !shouldStop() { condition.wait(until: Date().addingTimeInterval(0.2)) }
+        guard nextIndex < work.count, !cancelled, !shouldStop() else { return nil }
+        defer { nextIndex += 1 }
+        return work[nextIndex]
+    }
+
+    /// The file opened through the confined layer, checked to be the one the index describes
+    /// (nil when it changed since: the next scan reads it, then it is analysed).
+    static func analyze(_ asset: Asset, with analyzer: any FileAnalyzing, library: Library) -> FileAnalysis? {
+        guard let fd = try? library.files.open(asset.path, O_RDONLY | O_CLOEXEC) else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size) == asset.size,
+              UInt64(st.st_ino) == asset.inode,
+              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else { return nil }
+        return analyzer.analyze(asset, fileDescriptor: fd)
+    }
+
+    /// Analysis is background work: below indexing and the user's programs, for CPU and disk
+    /// (`nice` 10 and the idle I/O class, for this thread only).
+    static func lowerPriority() { _ = shoebox_background_thread() }
+}
+

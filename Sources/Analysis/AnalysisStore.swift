@@ -1,0 +1,113 @@
+import Metadata
+import PhotoLibrary
+
+/// Stores analysis results through the writer: each new face gets what the user and the file
+/// already said (names carried over from the asset's earlier analysis, XMP face regions), then a
+/// person; people's names are worked out again for every person the batch touched and written to
+/// all their faces — a face that joins "Ana" in a new photo names that photo, and a name found in
+/// a new photo's XMP names the person's earlier photos too.
+struct AnalysisStore {
+    let writer: AssetWriter
+    private(set) var book: PeopleBook
+    private var assigner: PersonAssigner
+    private let thumbnails: ThumbnailStore
+    /// Whether any asset's people changed (the People albums then follow).
+    var changedPeople = false
+    /// The index's generation after this store's last commit: another writer since (a `people`
+    /// command, a rebuild) makes the book stale, and it is read again.
+    private var generation: String?
+
+    init(writer: AssetWriter) throws {
+        self.writer = writer
+        book = PeopleBook(assets: try People.assetsWithFaces(writer.index))
+        assigner = book.assigner()
+        thumbnails = ThumbnailStore(library: writer.library)
+        generation = try writer.index.generation()
+    }
+
+    /// Reads the book again when somebody else wrote the index since this store's last commit.
+    private mutating func refreshIfStale() throws {
+        guard try writer.index.generation() != generation else { return }
+        book = PeopleBook(assets: try People.assetsWithFaces(writer.index))
+        assigner = book.assigner()
+    }
+
+    /// Stores a batch; returns the records stored (results for files that changed meanwhile are
+    /// dropped: the file is analysed again once the index has its new content).
+    mutating func commit(_ batch: [AnalysisQueue.Result]) throws -> [(path: String, analysis: AssetAnalysis)] {
+        try refreshIfStale()
+        var results: [AssetID: AssetAnalysis] = [:]
+        var touched = Set<String>()
+        for r in batch {
+            guard let outcome = r.outcome, let current = try writer.index.asset(id: r.asset.id),
+                  current.sha256 == outcome.analysis.sha256 else { continue }
+            let old = current.analysis?.faces ?? []
+            touched.formUnion(old.compactMap(\.person))
+            var analysis = outcome.analysis
+            FaceEvidence.carryOver(from: old, to: &analysis.faces)
+            FaceEvidence.addXMPNames(current.metadata, to: &analysis.faces)
+            for i in analysis.faces.indices where analysis.faces[i].person == nil && !analysis.faces[i].isForgotten {
+                if let d = analysis.faces[i].descriptor { analysis.faces[i].person = assigner.assign(d) }
+            }
+            touched.formUnion(analysis.faces.compactMap(\.person))
+            book.replaceFaces(of: current.id, with: analysis.faces)
+            // A cache: a full disk here costs thumbnails, not the analysis.
+            try? thumbnails.store(outcome.thumbnails, for: current)
+            results[current.id] = analysis
+        }
+        let names = book.names(of: touched)
+        let affected = book.assets(of: touched).union(results.keys)
+        let changed = try writer.update(affected.sorted()) { asset in
+            if let a = results[asset.id] { asset.analysis = a }
+            guard var analysis = asset.analysis else { return }
+            PersonNaming.apply(names, to: &analysis.faces)
+            asset.analysis = analysis
+        }
+        for a in changed {
+            book.replaceFaces(of: a.id, with: a.analysis?.faces ?? [])
+            if !(a.analysis?.faces.isEmpty ?? true) { changedPeople = true }
+        }
+        generation = try writer.index.generation()
+        return batch.compactMap { r in results[r.asset.id].map { (r.asset.path, $0) } }
+    }
+}
+
+/// What a new face inherits before it is put into a person.
+enum FaceEvidence {
+    /// The same face in the asset's previous analysis (a re-analysis by a newer analyser, or an
+    /// edit that kept the framing): its person, name and "forgotten" carry over.
+    static func carryOver(from old: [DetectedFace], to faces: inout [DetectedFace]) {
+        for i in faces.indices {
+            guard let match = old.max(by: { faces[i].overlap(with: $0) < faces[i].overlap(with: $1) }),
+                  faces[i].overlap(with: match) >= 0.5 else { continue }
+            faces[i].person = match.person
+            faces[i].name = match.name
+            faces[i].nameSource = match.nameSource
+            faces[i].forgotten = match.forgotten
+        }
+    }
+
+    /// Names from the file's XMP: a named face region over a found face (IoU ≥ 0.3), or the one
+    /// `PersonInImage` name of a photo with exactly one face. A user's name is never replaced.
+    static func addXMPNames(_ metadata: MediaMetadata, to faces: inout [DetectedFace]) {
+        for i in faces.indices where faces[i].nameSource != .user && !faces[i].isForgotten {
+            let regions = metadata.faces.filter { $0.name?.isEmpty == false }
+            if let r = regions.max(by: { faces[i].overlap(with: $0) < faces[i].overlap(with: $1) }),
+               faces[i].overlap(with: r) >= 0.3 {
+                faces[i].name = r.name
+                faces[i].nameSource = .xmp
+            }
+        }
+        let named = metadata.persons.filter { !$0.isEmpty }
+        if faces.count == 1, named.count == 1, metadata.faces.allSatisfy({ $0.name == nil }),
+           faces[0].nameSource == nil, !faces[0].isForgotten {
+            faces[0].name = named[0]
+            faces[0].nameSource = .xmp
+        }
+    }
+}
+
+extension DetectedFace {
+    func overlap(with other: DetectedFace) -> Double { overlap(x: other.x, y: other.y, w: other.w, h: other.h) }
+    func overlap(with r: FaceRegion) -> Double { overlap(x: r.x, y: r.y, w: r.w, h: r.h) }
+}

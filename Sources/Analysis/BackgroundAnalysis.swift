@@ -1,0 +1,68 @@
+import Foundation
+import PhotoLibrary
+
+/// The analysis pipeline under `shoebox watch`: worker threads at background priority decode
+/// and analyse new and changed files while the watcher indexes; the watcher's loop, when no
+/// event waits, hands `step` its writer and lock to store what is ready. Indexing never waits
+/// for a decode, and the watcher's view of the index follows these commits (same writer).
+public final class BackgroundAnalysis {
+    private let runner: AnalysisRunner
+    private var queue: AnalysisQueue?
+    private var store: AnalysisStore?
+    /// Files changed since the work in hand was listed: list again when it is done.
+    private var needsListing = true
+    private var stopped = false
+    /// Said once when the analyser cannot start (the face models are missing).
+    public private(set) var startFailure: String?
+
+    public init(writer: AssetWriter, makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing) {
+        runner = AnalysisRunner(writer: writer, makeAnalyzer: makeAnalyzer)
+        runner.background = true
+    }
+
+    /// Files arrived or changed: they are listed after the work in hand.
+    public func filesChanged() { needsListing = true }
+
+    /// Whether `step` has something to do now or soon.
+    public var isBusy: Bool { queue != nil || (needsListing && startFailure == nil && !stopped) }
+
+    /// Called on the watcher's thread with the writer lock held, between batches of changes:
+    /// stores what the workers finished, starts on new work when idle. Returns what was stored
+    /// (for the watcher's log).
+    public func step() throws -> AnalysisRunner.Report {
+        var report = AnalysisRunner.Report()
+        if queue == nil {
+            guard needsListing, startFailure == nil, !stopped else { return report }
+            needsListing = false
+            let work = try runner.pending()
+            guard !work.isEmpty else { return report }
+            queue = runner.start(work, shouldStop: { false })
+        }
+        guard let queue else { return report }
+        if let failure = queue.startFailure {
+            startFailure = failure
+            stop()
+            return report
+        }
+        if store == nil { store = try AnalysisStore(writer: runner.writer) }
+        while let batch = queue.ready(upTo: runner.batchSize), !batch.isEmpty {
+            report.add(try store!.commit(batch))
+        }
+        if queue.ready(upTo: 0) == nil {  // every worker done, everything stored
+            queue.finish()
+            self.queue = nil
+            if store?.changedPeople == true { try runner.writer.afterChange(regroup: false) }
+            store = nil
+        }
+        return report
+    }
+
+    /// Stops the workers (the files in hand finish; their results are dropped, and analysed
+    /// again by the next run).
+    public func stop() {
+        stopped = true
+        queue?.cancel()
+        queue?.finish()
+        queue = nil
+    }
+}
