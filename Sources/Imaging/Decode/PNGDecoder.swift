@@ -1,0 +1,45 @@
+import CPNG
+
+/// PNG through libpng's simplified API: every bit depth, palette, grey, interlaced; 16-bit
+/// reduced to 8; transparency composited on white (how a viewer's light background shows a
+/// logo or screenshot, and what a thumbnail should look like). The simplified API reports
+/// errors as a message instead of libpng's longjmp, which Swift cannot catch.
+enum PNGDecoder {
+    static func decode(_ bytes: [UInt8], name: String, orientation: Int, limits: DecodeLimits) throws -> DecodedImage {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard begun != 0 else {
+            throw ImagingError(.corrupt, name, "not a decodable PNG: \(message(&image))")
+        }
+        let w = Int(image.width), h = Int(image.height)
+        guard w > 0, h > 0 else { throw ImagingError(.corrupt, name, "PNG declares an empty image") }
+        guard w * h <= limits.maxPixels else {
+            throw ImagingError(.tooLarge, name, "\(w)×\(h) PNG is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
+        }
+        image.format = UInt32(PNG_FORMAT_RGB)
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        var white = png_color(red: 255, green: 255, blue: 255)
+        let finished = bytes.withUnsafeBytes { _ in
+            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, &white, $0.baseAddress, 0, nil) }
+        }
+        // A truncated or corrupt PNG fails whole here: libpng gives no partial image to keep.
+        guard finished != 0 else {
+            throw ImagingError(.corrupt, name, "PNG image data not decodable: \(message(&image))")
+        }
+        if let icc = PNGChunks.iccProfile(bytes) {
+            ColorConversion.rgbToSRGB(&pixels, icc: icc)
+        }
+        let upright = Orientation.apply(orientation, to: RGBImage(width: w, height: h, pixels: pixels))
+        let swaps = Orientation.swapsDimensions(orientation)
+        return DecodedImage(image: upright, fullWidth: swaps ? h : w, fullHeight: swaps ? w : h, damaged: false, source: .full)
+    }
+
+    private static func message(_ image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return bytes.isEmpty ? "unknown error" : String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}
