@@ -23,9 +23,9 @@ enum HEIFWriter {
                 (plane + y * Int(stride)).update(from: src.baseAddress! + y * image.width * 3, count: image.width * 3)
             }
         }
+        let nclx = heif_nclx_color_profile_alloc()!
+        defer { heif_nclx_color_profile_free(nclx) }
         if let nclxPrimaries {
-            let nclx = heif_nclx_color_profile_alloc()!
-            defer { heif_nclx_color_profile_free(nclx) }
             try check(heif_nclx_color_profile_set_color_primaries(nclx, nclxPrimaries))
             try check(heif_nclx_color_profile_set_transfer_characteristics(nclx, 13))
             try check(heif_nclx_color_profile_set_matrix_coefficients(nclx, 6))
@@ -39,7 +39,12 @@ enum HEIFWriter {
         let options = heif_encoding_options_alloc()!
         defer { heif_encoding_options_free(options) }
         options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation))
-        if nclxPrimaries != nil { options.pointee.output_nclx_profile = nil }
+        // libheif 1.15 writes a colr box only from the options, not from the image's own nclx.
+        // and by default leaves the nclx box out for old macOS readers.
+        if nclxPrimaries != nil {
+            options.pointee.output_nclx_profile = nclx
+            options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
+        }
         var handle: OpaquePointer?
         try check(heif_context_encode_image(ctx, img, encoder, options, &handle))
         defer { heif_image_handle_release(handle) }

@@ -118,21 +118,10 @@ struct Primaries: Equatable {
 /// Transfer functions of nclx boxes, as lcms2 parametric curves of type 4
 /// (Y = (aX + b)^γ above d, cX below).
 enum Transfer: Equatable {
-    case sRGB, bt709
+    /// IEC 61966-2-1. Also used for BT.709's curve (transfer 1, 6, 14, 15): still-image encoders
+    /// that write it encoded sRGB-gamma pixels, and viewers show them as sRGB. PQ and HLG (16, 18)
+    /// are HDR with no faithful SDR rendering by a curve: read as sRGB too (left for later).
+    case sRGB
 
-    /// ITU-T H.273 transfer_characteristics: 1, 6, 14, 15 are BT.709's curve; 13 is sRGB's.
-    /// PQ and HLG (16, 18) are HDR and have no faithful SDR rendering by a curve: read as sRGB.
-    init(code: Int) {
-        switch code {
-        case 1, 6, 14, 15: self = .bt709
-        default: self = .sRGB
-        }
-    }
-
-    var parameters: [Double] {
-        switch self {
-        case .sRGB: return [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
-        case .bt709: return [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]
-        }
-    }
+    var parameters: [Double] { [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045] }
 }

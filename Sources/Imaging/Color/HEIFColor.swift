@@ -25,7 +25,6 @@ enum HEIFColor {
             blue: (Double(n.color_primary_blue_x), Double(n.color_primary_blue_y)),
             white: (Double(n.color_primary_white_x), Double(n.color_primary_white_y)))
         guard primaries.red.0 > 0, primaries.white.1 > 0 else { return }
-        ColorConversion.rgbToSRGB(&pixels, primaries: primaries,
-                                  transfer: Transfer(code: Int(n.transfer_characteristics.rawValue)))
+        ColorConversion.rgbToSRGB(&pixels, primaries: primaries, transfer: .sRGB)
     }
 }
