@@ -1,8 +1,9 @@
 import CPNG
 
 /// PNG through libpng's simplified API: every bit depth, palette, grey, interlaced; 16-bit
-/// reduced to 8; transparency composited on white (how a viewer's light background shows a
-/// logo or screenshot, and what a thumbnail should look like). The simplified API reports
+/// reduced to 8; transparency composited on white in sRGB values, as browsers and viewers on a
+/// light background show a logo or screenshot (libpng's own compositing works in linear light
+/// and comes out visibly lighter than what users see elsewhere). The simplified API reports
 /// errors as a message instead of libpng's longjmp, which Swift cannot catch.
 enum PNGDecoder {
     static func decode(_ bytes: [UInt8], name: String, orientation: Int, limits: DecodeLimits) throws -> DecodedImage {
@@ -18,22 +19,31 @@ enum PNGDecoder {
         guard w * h <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) PNG is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
-        image.format = UInt32(PNG_FORMAT_RGB)
-        var pixels = [UInt8](repeating: 0, count: w * h * 3)
-        var white = png_color(red: 255, green: 255, blue: 255)
-        let finished = bytes.withUnsafeBytes { _ in
-            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, &white, $0.baseAddress, 0, nil) }
-        }
+        let hasAlpha = image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
+        image.format = UInt32(PNG_FORMAT_RGB) | (hasAlpha ? UInt32(PNG_FORMAT_FLAG_ALPHA) : 0)
+        var pixels = [UInt8](repeating: 0, count: w * h * (hasAlpha ? 4 : 3))
+        let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
         // A truncated or corrupt PNG fails whole here: libpng gives no partial image to keep.
         guard finished != 0 else {
             throw ImagingError(.corrupt, name, "PNG image data not decodable: \(message(&image))")
         }
+        if hasAlpha { pixels = onWhite(pixels, count: w * h) }
         if let icc = PNGChunks.iccProfile(bytes) {
             ColorConversion.rgbToSRGB(&pixels, icc: icc)
         }
         let upright = Orientation.apply(orientation, to: RGBImage(width: w, height: h, pixels: pixels))
         let swaps = Orientation.swapsDimensions(orientation)
         return DecodedImage(image: upright, fullWidth: swaps ? h : w, fullHeight: swaps ? w : h, damaged: false, source: .full)
+    }
+
+    /// RGBA (not premultiplied) over white: c·a + 255·(1 − a), rounded.
+    private static func onWhite(_ rgba: [UInt8], count: Int) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        for i in 0..<count {
+            let a = Int(rgba[i * 4 + 3])
+            for c in 0..<3 { rgb[i * 3 + c] = UInt8((Int(rgba[i * 4 + c]) * a + 255 * (255 - a) + 127) / 255) }
+        }
+        return rgb
     }
 
     private static func message(_ image: inout png_image) -> String {
