@@ -95,6 +95,16 @@ struct JPEGAndPNGTests {
         #expect(Date().timeIntervalSince(start) < 30)
     }
 
+    @Test("a CMYK JPEG (Adobe, YCCK, no profile) comes out as ImageMagick converts it to sRGB")
+    func cmyk() throws {
+        let url = dir.appendingPathComponent("cmyk.jpg")
+        try Fixtures.run("convert", [Fixtures.photo("coffee.jpg"), "-colorspace", "CMYK", url.path])
+        let d = try Fixtures.decode(url, .jpeg, orientation: 1)
+        let reference = try Fixtures.reference(url, ["-colorspace", "sRGB"])
+        #expect(Fixtures.mad(d.image, reference) < 1.5, "\(Fixtures.mad(d.image, reference))")
+        #expect(Fixtures.mad(d.image, try Fixtures.reference(URL(fileURLWithPath: Fixtures.photo("coffee.jpg")))) < 3)
+    }
+
     @Test("PNG: 16-bit, palette, grey, interlaced and alpha (composited on white) match ImageMagick",
           arguments: [("rgb16", ["-depth", "16"]), ("palette", ["-colors", "200", "-type", "Palette"]),
                       ("grey", ["-colorspace", "Gray"]), ("interlaced", ["-interlace", "PNG"]),
