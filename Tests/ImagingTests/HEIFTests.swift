@@ -46,24 +46,31 @@ struct HEIFTests {
         #expect(error.description.hasPrefix(url.lastPathComponent + ": ") && !error.description.contains("\n"))
     }
 
-    @Test("a HEIC declaring 60000×60000 is refused quickly, with bounded memory")
-    func bomb() throws {
+    /// The HEIC with every `ispe` box (the primary image's and the thumbnail's) declaring `side`×`side`.
+    func declaring(_ side: Int) throws -> URL {
         var bytes = [UInt8](try Data(contentsOf: heic))
-        // Every ispe box (the primary image's and the thumbnail's) declares 60000×60000.
         let tag = Array("ispe".utf8)
         var patched = 0
         for i in 0..<(bytes.count - 16) where bytes[i..<(i + 4)].elementsEqual(tag) {
-            for (offset, value) in [(8, 60000), (12, 60000)] {
-                for b in 0..<4 { bytes[i + offset + b] = UInt8(truncatingIfNeeded: value >> (24 - 8 * b)) }
+            for offset in [8, 12] {
+                for b in 0..<4 { bytes[i + offset + b] = UInt8(truncatingIfNeeded: side >> (24 - 8 * b)) }
             }
             patched += 1
         }
         #expect(patched >= 1)
-        let url = dir.appendingPathComponent("bomb.heic")
+        let url = dir.appendingPathComponent("bomb\(side).heic")
         try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test("a HEIC declaring 60000×60000 (past libheif's limit) or 20000×20000 (past ours) is refused quickly, with bounded memory",
+          arguments: [60000, 20000])
+    func bomb(side: Int) throws {
+        let url = try declaring(side)
         let before = Memory.peakRSS(), start = Date()
         let error = try #require(throws: ImagingError.self) { try Fixtures.decode(url, .heic, minLongSide: 100_000) }
-        #expect(error.code == .tooLarge || error.code == .corrupt, "\(error)")
+        #expect(error.code == .tooLarge, "\(error)")
+        #expect(error.description.contains("\(side)") && !error.description.contains("\n"), "\(error)")
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(Memory.peakRSS() - before < 500 << 20)
     }

@@ -8,9 +8,9 @@ enum HEIFDecoder {
     static func decode(_ bytes: [UInt8], name: String, minLongSide: Int, limits: DecodeLimits) throws -> DecodedImage {
         guard let ctx = heif_context_alloc() else { throw ImagingError(.corrupt, name, "libheif could not start") }
         defer { heif_context_free(ctx) }
-        // libheif's own ceiling (width × width pixels) backs up the check below for images
-        // whose declared size it meets first (grid tiles, auxiliary images).
-        heif_context_set_maximum_image_size_limit(ctx, Int32(min(Int(Int32.max), Int(Double(limits.maxPixels).squareRoot()) + 1)))
+        // libheif's own ceiling stays at its default (32768 per side, checked when the file is
+        // read): its setter limits each side, not the area, and would refuse a long panorama.
+        // The area limit is ours, checked below before anything is decoded.
         let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(ctx, $0.baseAddress, $0.count, nil) }
         try check(read, name, "not a readable HEIF file")
         var primary: OpaquePointer?
@@ -92,6 +92,7 @@ enum HEIFDecoder {
         let code: ImagingError.Code = error.code == heif_error_Memory_allocation_error
             || (error.code == heif_error_Invalid_input && detail.contains("exceed")) ? .tooLarge
             : error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype ? .unsupported : .corrupt
-        throw ImagingError(code, name, "\(what): \(detail)")
+        // libheif's security limits come back as allocation errors: say "too large", not "unreadable".
+        throw ImagingError(code, name, code == .tooLarge ? "too large for libheif's limits: \(detail)" : "\(what): \(detail)")
     }
 }

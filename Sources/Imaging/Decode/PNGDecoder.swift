@@ -27,7 +27,7 @@ enum PNGDecoder {
         guard finished != 0 else {
             throw ImagingError(.corrupt, name, "PNG image data not decodable: \(message(&image))")
         }
-        if hasAlpha { pixels = onWhite(pixels, count: w * h) }
+        if hasAlpha { pixels = onWhite(consume pixels, count: w * h) }
         if let icc = PNGChunks.iccProfile(bytes) {
             ColorConversion.rgbToSRGB(&pixels, icc: icc)
         }
@@ -36,14 +36,22 @@ enum PNGDecoder {
         return DecodedImage(image: upright, fullWidth: swaps ? h : w, fullHeight: swaps ? w : h, damaged: false, source: .full)
     }
 
-    /// RGBA (not premultiplied) over white: c·a + 255·(1 − a), rounded.
+    /// RGBA (not premultiplied) over white, c·a + 255·(1 − a) rounded, packed to RGB in the
+    /// same buffer (pixel i's RGB never overtakes pixel i's RGBA), so a large PNG does not need
+    /// a second full-size buffer.
     private static func onWhite(_ rgba: [UInt8], count: Int) -> [UInt8] {
-        var rgb = [UInt8](repeating: 0, count: count * 3)
-        for i in 0..<count {
-            let a = Int(rgba[i * 4 + 3])
-            for c in 0..<3 { rgb[i * 3 + c] = UInt8((Int(rgba[i * 4 + c]) * a + 255 * (255 - a) + 127) / 255) }
+        var buffer = rgba
+        buffer.withUnsafeMutableBufferPointer { p in
+            for i in 0..<count {
+                let a = Int(p[i * 4 + 3])
+                let r = p[i * 4], g = p[i * 4 + 1], b = p[i * 4 + 2]
+                p[i * 3] = UInt8((Int(r) * a + 255 * (255 - a) + 127) / 255)
+                p[i * 3 + 1] = UInt8((Int(g) * a + 255 * (255 - a) + 127) / 255)
+                p[i * 3 + 2] = UInt8((Int(b) * a + 255 * (255 - a) + 127) / 255)
+            }
         }
-        return rgb
+        buffer.removeSubrange((count * 3)...)
+        return buffer
     }
 
     private static func message(_ image: inout png_image) -> String {
