@@ -10,6 +10,7 @@ let package = Package(
         // use products only); automatic libraries cost `swift build` nothing.
         .library(name: "Metadata", targets: ["Metadata"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
