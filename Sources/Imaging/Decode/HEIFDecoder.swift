@@ -11,7 +11,9 @@ enum HEIFDecoder {
         // libheif's own ceiling stays at its default (32768 per side, checked when the file is
         // read): its setter limits each side, not the area, and would refuse a long panorama.
         // The area limit is ours, checked below before anything is decoded.
-        let read = bytes.withUnsafeBytes { heif_context_read_from_memory_without_copy(ctx, $0.baseAddress, $0.count, nil) }
+        // libheif keeps its own copy: a pointer into a Swift array must not outlive the closure
+        // that lends it, and the copy costs little beside the decode.
+        let read = bytes.withUnsafeBytes { heif_context_read_from_memory(ctx, $0.baseAddress, $0.count, nil) }
         try check(read, name, "not a readable HEIF file")
         var primary: OpaquePointer?
         try check(heif_context_get_primary_image_handle(ctx, &primary), name, "no primary image")

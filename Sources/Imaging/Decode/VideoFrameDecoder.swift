@@ -44,14 +44,18 @@ enum VideoFrameDecoder {
             throw ImagingError(.unsupported, name, "video decoder would not open")
         }
 
+        // Times in Double: a file's time base and timestamps are whatever it says, and Int64
+        // arithmetic on them could overflow; a zero time base gives no times at all.
         let tb = stream.pointee.time_base
-        let seconds = { (ts: Int64) in Double(ts) * Double(tb.num) / Double(tb.den) }
+        let timed = tb.num > 0 && tb.den > 0
+        let seconds = { (ts: Int64) in timed ? Double(ts) * Double(tb.num) / Double(tb.den) : 0 }
         let start = stream.pointee.start_time == SHOEBOX_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
         var duration = stream.pointee.duration != SHOEBOX_AV_NOPTS_VALUE ? seconds(stream.pointee.duration) : 0
-        if duration <= 0, fmt.pointee.duration > 0 { duration = Double(fmt.pointee.duration) / Double(AV_TIME_BASE) }
-        let target = min(0.5, duration * 0.1)
-        if target > 0 {
-            let ts = start + Int64(target * Double(tb.den) / Double(tb.num))
+        if !(duration > 0), fmt.pointee.duration > 0 { duration = Double(fmt.pointee.duration) / Double(AV_TIME_BASE) }
+        let target = duration.isFinite && duration > 0 ? min(0.5, duration * 0.1) : 0
+        if target > 0, timed {
+            let ticks = Double(start) + target * Double(tb.den) / Double(tb.num)
+            let ts = ticks.isFinite && abs(ticks) < 9e18 ? Int64(ticks) : start
             // Back to the keyframe before the target; if the seek fails, decoding starts at 0.
             if av_seek_frame(fmt, index, ts, AVSEEK_FLAG_BACKWARD) < 0 {
                 _ = av_seek_frame(fmt, index, start, AVSEEK_FLAG_BACKWARD)
@@ -86,7 +90,7 @@ enum VideoFrameDecoder {
                 have = true
                 decoded += 1
                 let ts = kept.pointee.best_effort_timestamp
-                keptSeconds = ts == SHOEBOX_AV_NOPTS_VALUE ? 0 : max(0, seconds(ts - start))
+                keptSeconds = ts == SHOEBOX_AV_NOPTS_VALUE ? 0 : max(0, seconds(ts) - seconds(start))
                 if keptSeconds >= target || decoded >= maxFrames { done = true; break }
             }
             if flushing && !done { done = true }
@@ -118,6 +122,6 @@ enum VideoFrameDecoder {
     static func errorText(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
         av_strerror(code, &buffer, buffer.count)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
