@@ -10,6 +10,7 @@ let package = Package(
         // use products only); automatic libraries cost `swift build` nothing.
         .library(name: "Metadata", targets: ["Metadata"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,6 +33,13 @@ let package = Package(
                        providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CIptcData", pkgConfig: "libiptcdata",
                        providers: [.apt(["libiptcdata0-dev"])]),
+        // Colour management (ICC and nclx profiles to sRGB) and video poster frames, for Imaging.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
+                       providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        // A PNG's iCCP profile is zlib-compressed, and libpng's simplified API does not hand it over.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libinotifytools ships no .pc file: the module map links it by name.
         .systemLibrary(name: "CInotifyTools",
                        providers: [.apt(["libinotifytools0-dev"])]),
@@ -47,7 +55,14 @@ let package = Package(
 
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.
-        .target(name: "Imaging", dependencies: ["Metadata"]),
+        .target(name: "Imaging", dependencies: ["Metadata", "CTurboJPEG", "CPNG", "CHeif", "CLCMS2", "CFFmpeg", "CZlib", "CImageOps"]),
+        // OpenCV's area resize and pHash behind a C header (OpenCV's C++ headers do not import
+        // into Swift). Debian keeps them under /usr/include/opencv4, outside the default path:
+        // unsafeFlags are accepted in the root package, and no product exports this target.
+        .target(name: "CImageOps",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+                linkerSettings: [.linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                                 .linkedLibrary("opencv_img_hash")]),
 
         // The analysis pipeline on the library: thumbnails, perceptual hashes, faces and people,
         // stored through the core's writer; `analyze`, and `watch` in the background.
@@ -83,6 +98,7 @@ let package = Package(
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Metadata", "CLCMS2", "TestSupport"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),

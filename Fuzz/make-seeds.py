@@ -354,6 +354,15 @@ if scratch:
     if os.path.exists(os.path.join(state, "config.toml")):
         put("Config", read(os.path.join(state, "config.toml")), "init")
 
+# ImageDecoder: every whole file MetadataReader starts from (the sniffer picks the decoder), the
+# raw files (their previews), and tiny PNGs that decode completely.
+for source in ["MetadataReader", "RAW"]:
+    folder = os.path.join(out_root, source)
+    for f in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        put("ImageDecoder", read(os.path.join(folder, f)), source.lower())
+put("ImageDecoder", tiny_png([]), "png")
+put("ImageDecoder", tiny_png([], palette=True), "palette")
+
 for target in sorted(os.listdir(out_root)):
     folder = os.path.join(out_root, target)
     files = os.listdir(folder)

@@ -1,0 +1,22 @@
+#ifndef SHOEBOX_CIMAGEOPS_H
+#define SHOEBOX_CIMAGEOPS_H
+// The few OpenCV operations the analysis pipeline needs, behind plain C types so Swift never
+// sees C++ (OpenCV's headers do not import into Swift).
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Area-averaging resize of interleaved 8-bit RGB (cv::resize, INTER_AREA). Both buffers are
+/// tightly packed rows. Returns 0, or -1 when OpenCV threw (the message is not kept).
+int shoebox_resize_area(const uint8_t *src, int srcWidth, int srcHeight,
+                        uint8_t *dst, int dstWidth, int dstHeight);
+
+/// cv::img_hash::PHash of interleaved 8-bit RGB: 64 bits, first byte of OpenCV's hash in the
+/// high bits. Returns 0 and sets *hash, or -1 when OpenCV threw.
+int shoebox_phash(const uint8_t *rgb, int width, int height, uint64_t *hash);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,100 @@
+import CHeif
+
+/// HEIC/HEIF through libheif: the primary image's embedded thumbnail when it is large enough,
+/// the primary image otherwise (grids and tiles assembled by libheif). libheif applies the
+/// `irot`/`imir` transformations itself, so the result is upright and any EXIF orientation
+/// inside the file is ignored (ISO/IEC 23008-12: the transformations govern).
+enum HEIFDecoder {
+    static func decode(_ bytes: [UInt8], name: String, minLongSide: Int, limits: DecodeLimits) throws -> DecodedImage {
+        guard let ctx = heif_context_alloc() else { throw ImagingError(.corrupt, name, "libheif could not start") }
+        defer { heif_context_free(ctx) }
+        // libheif's own ceiling stays at its default (32768 per side, checked when the file is
+        // read): its setter limits each side, not the area, and would refuse a long panorama.
+        // The area limit is ours, checked below before anything is decoded.
+        // libheif keeps its own copy: a pointer into a Swift array must not outlive the closure
+        // that lends it, and the copy costs little beside the decode.
+        let read = bytes.withUnsafeBytes { heif_context_read_from_memory(ctx, $0.baseAddress, $0.count, nil) }
+        try check(read, name, "not a readable HEIF file")
+        var primary: OpaquePointer?
+        try check(heif_context_get_primary_image_handle(ctx, &primary), name, "no primary image")
+        guard let primary else { throw ImagingError(.corrupt, name, "no primary image") }
+        defer { heif_image_handle_release(primary) }
+        let fullW = Int(heif_image_handle_get_width(primary)), fullH = Int(heif_image_handle_get_height(primary))
+        guard fullW > 0, fullH > 0 else { throw ImagingError(.corrupt, name, "HEIF primary image declares no size") }
+
+        if let thumb = thumbnail(of: primary, minLongSide: minLongSide) {
+            defer { heif_image_handle_release(thumb) }
+            // A thumbnail that fails to decode is no reason to give up: the primary image follows.
+            if let image = try? pixels(of: thumb, name: name, limits: limits) {
+                return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false, source: .embeddedThumbnail)
+            }
+        }
+        guard fullW * fullH <= limits.maxPixels else {
+            throw ImagingError(.tooLarge, name, "\(fullW)×\(fullH) HEIF is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
+        }
+        let image = try pixels(of: primary, name: name, limits: limits)
+        return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false, source: .full)
+    }
+
+    /// The smallest thumbnail whose long side still reaches `minLongSide`.
+    private static func thumbnail(of primary: OpaquePointer, minLongSide: Int) -> OpaquePointer? {
+        let count = Int(heif_image_handle_get_number_of_thumbnails(primary))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let got = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
+        var best: (handle: OpaquePointer, long: Int)?
+        for id in ids.prefix(got) {
+            var handle: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else { continue }
+            let long = max(Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            if long >= minLongSide, best == nil || long < best!.long {
+                if let old = best { heif_image_handle_release(old.handle) }
+                best = (handle, long)
+            } else {
+                heif_image_handle_release(handle)
+            }
+        }
+        return best?.handle
+    }
+
+    /// Decodes one image handle to interleaved 8-bit RGB (alpha dropped: libheif composites
+    /// nothing, the colour planes are kept as they are) and converts its colour to sRGB.
+    private static func pixels(of handle: OpaquePointer, name: String, limits: DecodeLimits) throws -> RGBImage {
+        let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))
+        guard w > 0, h > 0, w * h <= limits.maxPixels else {
+            throw ImagingError(.tooLarge, name, "\(w)×\(h) HEIF image is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
+        }
+        var image: OpaquePointer?
+        try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil),
+                  name, "HEIF image data not decodable")
+        guard let image else { throw ImagingError(.corrupt, name, "HEIF image data not decodable") }
+        defer { heif_image_release(image) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            throw ImagingError(.corrupt, name, "HEIF decoder gave no RGB plane")
+        }
+        let iw = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let ih = Int(heif_image_get_height(image, heif_channel_interleaved))
+        guard iw > 0, ih > 0, iw * ih <= limits.maxPixels else {
+            throw ImagingError(.corrupt, name, "HEIF decoder gave a \(iw)×\(ih) image")
+        }
+        var pixels = [UInt8](repeating: 0, count: iw * ih * 3)
+        pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<ih {
+                (dst.baseAddress! + y * iw * 3).update(from: plane + y * Int(stride), count: iw * 3)
+            }
+        }
+        HEIFColor.toSRGB(&pixels, handle: handle)
+        return RGBImage(width: iw, height: ih, pixels: pixels)
+    }
+
+    private static func check(_ error: heif_error, _ name: String, _ what: String) throws {
+        guard error.code != heif_error_Ok else { return }
+        let detail = error.message.map { String(cString: $0) } ?? "unknown error"
+        let code: ImagingError.Code = error.code == heif_error_Memory_allocation_error
+            || (error.code == heif_error_Invalid_input && detail.contains("exceed")) ? .tooLarge
+            : error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype ? .unsupported : .corrupt
+        // libheif's security limits come back as allocation errors: say "too large", not "unreadable".
+        throw ImagingError(code, name, code == .tooLarge ? "too large for libheif's limits: \(detail)" : "\(what): \(detail)")
+    }
+}

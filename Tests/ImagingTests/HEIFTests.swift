@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import Imaging
+import TestSupport
+
+/// HEIC: the embedded thumbnail when it is large enough, the primary image otherwise; damaged
+/// and oversized files fail with one line.
+@Suite("HEIC", .enabled(if: Fixtures.available))
+struct HEIFTests {
+    let dir: URL
+    let heic: URL
+    init() throws {
+        dir = try Fixtures.folder()
+        let jpeg = dir.appendingPathComponent("kite.jpg")
+        try Fixtures.run("convert", [Fixtures.photo("kite.jpg"), "-resize", "1200x750!", "-quality", "95", jpeg.path])
+        heic = dir.appendingPathComponent("kite.heic")
+        try Fixtures.run("heif-enc", ["-q", "90", "-t", "320", jpeg.path, "-o", heic.path])
+    }
+
+    @Test("heif-enc -t 320: the thumbnail serves minLongSide ≤ 320, the full image anything larger")
+    func thumbnail() throws {
+        for need in [64, 256, 320] {
+            let d = try Fixtures.decode(heic, .heic, minLongSide: need)
+            #expect(d.source == .embeddedThumbnail, "minLongSide \(need)")
+            #expect(d.image.longSide == 320 && d.image.width == 320 && d.image.height == 200)
+            #expect(d.fullWidth == 1200 && d.fullHeight == 750)
+        }
+        for need in [321, 1024, 4000] {
+            let d = try Fixtures.decode(heic, .heic, minLongSide: need)
+            #expect(d.source == .full, "minLongSide \(need)")
+            #expect(d.image.width == 1200 && d.image.height == 750)
+        }
+        // The same picture either way.
+        let thumb = try Fixtures.decode(heic, .heic, minLongSide: 256).image
+        let full = Downsample.area(try Fixtures.decode(heic, .heic, minLongSide: 1024).image, longSide: 320)
+        #expect(Fixtures.mad(thumb, full) < 6)
+    }
+
+    @Test("a truncated HEIC fails with one clear error", arguments: [0.5, 0.05])
+    func truncated(fraction: Double) throws {
+        let bytes = try Data(contentsOf: heic)
+        let url = dir.appendingPathComponent("truncated\(fraction).heic")
+        try bytes.prefix(Int(Double(bytes.count) * fraction)).write(to: url)
+        let error = try #require(throws: ImagingError.self) { try Fixtures.decode(url, .heic) }
+        #expect(error.code == .corrupt)
+        #expect(error.description.hasPrefix(url.lastPathComponent + ": ") && !error.description.contains("\n"))
+    }
+
+    /// The HEIC with every `ispe` box (the primary image's and the thumbnail's) declaring `side`×`side`.
+    func declaring(_ side: Int) throws -> URL {
+        var bytes = [UInt8](try Data(contentsOf: heic))
+        let tag = Array("ispe".utf8)
+        var patched = 0
+        for i in 0..<(bytes.count - 16) where bytes[i..<(i + 4)].elementsEqual(tag) {
+            for offset in [8, 12] {
+                for b in 0..<4 { bytes[i + offset + b] = UInt8(truncatingIfNeeded: side >> (24 - 8 * b)) }
+            }
+            patched += 1
+        }
+        #expect(patched >= 1)
+        let url = dir.appendingPathComponent("bomb\(side).heic")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test("a HEIC declaring 60000×60000 (past libheif's limit) or 20000×20000 (past ours) is refused quickly, with bounded memory",
+          arguments: [60000, 20000])
+    func bomb(side: Int) throws {
+        let url = try declaring(side)
+        let before = Memory.peakRSS(), start = Date()
+        let error = try #require(throws: ImagingError.self) { try Fixtures.decode(url, .heic, minLongSide: 100_000) }
+        #expect(error.code == .tooLarge, "\(error)")
+        #expect(error.description.contains("\(side)") && !error.description.contains("\n"), "\(error)")
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(Memory.peakRSS() - before < 500 << 20)
+    }
+}
+
+/// The process's peak resident set size in bytes (getrusage): only grows, so a delta bounds
+/// what a call allocated at most (other tests running beside it can only add).
+enum Memory {
+    static func peakRSS() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024
+    }
+}
