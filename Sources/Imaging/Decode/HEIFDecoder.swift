@@ -65,8 +65,9 @@ enum HEIFDecoder {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) HEIF image is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
         var image: OpaquePointer?
-        // 10-bit HEICs (some Android phones) to 8 bits: without this libheif keeps the input's
-        // depth and the 8-bit interleaved layout asked for cannot be produced.
+        // 10-bit HEICs (some Android phones) to 8 bits. libheif 1.15 already reduces them for
+        // the 8-bit interleaved layout asked for (measured); the option states it for versions
+        // that would keep the input's depth.
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
         options?.pointee.convert_hdr_to_8bit = 1
