@@ -62,6 +62,9 @@ struct OrientationTests {
         try Fixtures.run("exiftool", ["-q", "-overwrite_original", "-IFD0:Orientation#=6", url.path])
         let d = try Fixtures.decode(url, .raw)
         #expect(d.image.width == 400 && d.image.height == 248, "\(d.image.width)×\(d.image.height)")
+        // The whole image is the sensor's: make-dng writes a 320×240 raw whatever the photo,
+        // upright 240×320 under orientation 6 (what exiftool reports as ImageWidth/Height).
+        #expect(d.source == .embeddedThumbnail && d.fullWidth == 240 && d.fullHeight == 320, "\(d.fullWidth)×\(d.fullHeight)")
         #expect(Fixtures.mad(d.image, try Fixtures.reference(upright)) < 6)
     }
 
