@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import Metadata
 import TestSupport
 
 /// A movie's poster frame, upright by the track's display matrix (a phone held upright records
@@ -67,6 +68,21 @@ struct VideoTests {
         try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-ss", "0.2", "-i", url.path, "-frames:v", "1", frame.path])
         #expect(Fixtures.mad(try Fixtures.reference(frame), try Fixtures.reference(upright)) < 8)
         #expect(Fixtures.mad(try Fixtures.reference(frame), try Fixtures.decode(url, .mp4).image) < 3)
+    }
+
+    @Test("decoding reads the descriptor with pread only: its offset is left where the caller had it")
+    func descriptorOffset() throws {
+        let movie = try movie(1, rotate: 0, ext: "mp4")
+        let jpeg = dir.appendingPathComponent("still.jpg"), heic = dir.appendingPathComponent("still.heic")
+        try Fixtures.run("convert", [upright.path, jpeg.path])
+        try Fixtures.run("heif-enc", ["-q", "80", jpeg.path, "-o", heic.path])
+        for (url, format) in [(movie, MediaFormat.mp4), (jpeg, .jpeg), (heic, .heic)] {
+            let fd = open(url.path, O_RDONLY)
+            defer { close(fd) }
+            #expect(lseek(fd, 7, SEEK_SET) == 7)
+            _ = try ImageDecoder.decode(fileDescriptor: fd, name: url.lastPathComponent, format: format, minLongSide: 256)
+            #expect(lseek(fd, 0, SEEK_CUR) == 7, "\(url.lastPathComponent)")
+        }
     }
 
     @Test("a movie without a video stream says so")
