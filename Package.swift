@@ -60,8 +60,11 @@ let package = Package(
         // into Swift). Debian keeps them under /usr/include/opencv4, outside the default path:
         // unsafeFlags are accepted in the root package and in a path dependency (Fuzz/). Not
         // opencv4's pkg-config, whose Libs name all ~50 OpenCV libraries (GUI ones included):
-        // the three it needs are linked by include/module.modulemap.
-        .target(name: "CImageOps", cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])]),
+        // the three it needs are named here for SwiftPM's link and in include/module.modulemap
+        // for links made by hand (Fuzz/run), which only see Swift objects' autolink entries.
+        .target(name: "CImageOps", cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+                linkerSettings: [.linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                                 .linkedLibrary("opencv_img_hash")]),
 
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
         .target(name: "Places", resources: [.copy("Resources")]),
