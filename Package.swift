@@ -58,9 +58,11 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["Metadata", "CTurboJPEG", "CPNG", "CHeif", "CLCMS2", "CFFmpeg", "CZlib", "CImageOps"]),
         // OpenCV's area resize and pHash behind a C header (OpenCV's C++ headers do not import
         // into Swift). Debian keeps them under /usr/include/opencv4, outside the default path:
-        // unsafeFlags are accepted in the root package, and no product exports this target.
-        .target(name: "CImageOps",
-                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+        // unsafeFlags are accepted in the root package and in a path dependency (Fuzz/). Not
+        // opencv4's pkg-config, whose Libs name all ~50 OpenCV libraries (GUI ones included):
+        // the three it needs are named here for SwiftPM's link and in include/module.modulemap
+        // for links made by hand (Fuzz/run), which only see Swift objects' autolink entries.
+        .target(name: "CImageOps", cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
                 linkerSettings: [.linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                                  .linkedLibrary("opencv_img_hash")]),
 

@@ -36,6 +36,16 @@ struct HEIFTests {
         #expect(Fixtures.mad(thumb, full) < 6)
     }
 
+    @Test("a 10-bit HEIC decodes to the same picture in 8 bits")
+    func tenBit() throws {
+        let pixels = try Fixtures.reference(dir.appendingPathComponent("kite.jpg"))
+        let url = dir.appendingPathComponent("ten.heic")
+        try HEIFWriter.write(pixels, to: url, tenBit: true)
+        #expect(try Fixtures.run("exiftool", ["-s3", "-BitDepthLuma", url.path]).hasPrefix("10"))
+        let d = try Fixtures.decode(url, .heic)
+        #expect(d.image.width == 1200 && Fixtures.mad(d.image, pixels) < 4, "\(Fixtures.mad(d.image, pixels))")
+    }
+
     @Test("a truncated HEIC fails with one clear error", arguments: [0.5, 0.05])
     func truncated(fraction: Double) throws {
         let bytes = try Data(contentsOf: heic)

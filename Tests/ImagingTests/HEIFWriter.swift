@@ -9,18 +9,26 @@ enum HEIFWriter {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     static func write(_ image: RGBImage, to url: URL, orientation: Int = 1, nclxPrimaries: UInt16? = nil,
-                      thumbnail: Int? = nil) throws {
+                      thumbnail: Int? = nil, tenBit: Bool = false) throws {
         let ctx = heif_context_alloc()
         defer { heif_context_free(ctx) }
         var img: OpaquePointer?
-        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &img))
+        let chroma = tenBit ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RGB
+        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &img))
         defer { heif_image_release(img) }
-        try check(heif_image_add_plane(img, heif_channel_interleaved, Int32(image.width), Int32(image.height), 8))
+        try check(heif_image_add_plane(img, heif_channel_interleaved, Int32(image.width), Int32(image.height), tenBit ? 10 : 8))
         var stride: Int32 = 0
         let plane = heif_image_get_plane(img, heif_channel_interleaved, &stride)!
         for y in 0..<image.height {
-            image.pixels.withUnsafeBufferPointer { src in
-                (plane + y * Int(stride)).update(from: src.baseAddress! + y * image.width * 3, count: image.width * 3)
+            for i in 0..<(image.width * 3) {
+                let v = image.pixels[y * image.width * 3 + i]
+                if tenBit {
+                    let v10 = UInt16(v) << 2 | UInt16(v) >> 6   // 8 to 10 bits, full scale
+                    plane[y * Int(stride) + i * 2] = UInt8(v10 & 0xFF)
+                    plane[y * Int(stride) + i * 2 + 1] = UInt8(v10 >> 8)
+                } else {
+                    plane[y * Int(stride) + i] = v
+                }
             }
         }
         let nclx = heif_nclx_color_profile_alloc()!

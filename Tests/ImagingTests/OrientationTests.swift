@@ -43,6 +43,34 @@ struct OrientationTests {
         }
     }
 
+    @Test("PNG: an eXIf orientation exiftool writes is applied", arguments: [6, 3])
+    func png(o: Int) throws {
+        let url = dir.appendingPathComponent("o\(o).png")
+        try Fixtures.run("convert", [try stored(o).path, url.path])
+        try Fixtures.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=\(o)", url.path])
+        let d = try Fixtures.decode(url, .png)
+        #expect(d.image.width == 400 && d.image.height == 248)
+        #expect(Fixtures.mad(d.image, try Fixtures.reference(upright)) < 1)
+    }
+
+    @Test("raw: the DNG's embedded JPEG preview, turned by the raw file's orientation",
+          .enabled(if: FileManager.default.fileExists(atPath: OrientationTests.pidng)))
+    func rawPreview() throws {
+        let url = dir.appendingPathComponent("shot.dng")
+        try TestRoll.run(Self.pidng, [TestRoll.repositoryRoot.appendingPathComponent("scripts/make-dng").path,
+                                      try stored(6).path, url.path, "--preview=248x400"])
+        try Fixtures.run("exiftool", ["-q", "-overwrite_original", "-IFD0:Orientation#=6", url.path])
+        let d = try Fixtures.decode(url, .raw)
+        #expect(d.image.width == 400 && d.image.height == 248, "\(d.image.width)×\(d.image.height)")
+        // The whole image is the sensor's: make-dng writes a 320×240 raw whatever the photo,
+        // upright 240×320 under orientation 6 (what exiftool reports as ImageWidth/Height).
+        #expect(d.source == .embeddedThumbnail && d.fullWidth == 240 && d.fullHeight == 320, "\(d.fullWidth)×\(d.fullHeight)")
+        #expect(Fixtures.mad(d.image, try Fixtures.reference(upright)) < 6)
+    }
+
+    static let pidng = (ProcessInfo.processInfo.environment["SHOEBOX_TOOLS"]
+        ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/shoebox-tools").path) + "/pidng/bin/python"
+
     @Test("HEIC: irot/imir written by libheif for each orientation decode upright", arguments: 1...8)
     func heic(o: Int) throws {
         let truth = try Fixtures.reference(upright)

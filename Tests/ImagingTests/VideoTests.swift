@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import Metadata
 import TestSupport
 
 /// A movie's poster frame, upright by the track's display matrix (a phone held upright records
@@ -47,6 +48,19 @@ struct VideoTests {
         else { Issue.record("source \(d.source)") }
     }
 
+    @Test("an HEVC MOV (what a Live Photo's movie is) rotated 90° decodes upright")
+    func hevcMOV() throws {
+        let stored = dir.appendingPathComponent("stored6.png")
+        try Fixtures.run("convert", [upright.path] + Fixtures.inverseTurn[6]! + [stored.path])
+        let url = dir.appendingPathComponent("live.mov")
+        try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-loop", "1", "-i", stored.path, "-t", "1", "-r", "15",
+                                    "-c:v", "libx265", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", url.path])
+        try Fixtures.run("exiftool", ["-q", "-overwrite_original", "-Rotation=90", url.path])
+        let d = try Fixtures.decode(url, .mov)
+        #expect(d.image.width == 208 && d.image.height == 320)
+        #expect(Fixtures.mad(d.image, try Fixtures.reference(upright)) < 8)
+    }
+
     @Test("ffmpeg's autorotate of the test movie is upright too, so the tag means what the test assumes")
     func ffmpegAgrees() throws {
         let url = try movie(6, rotate: 90, ext: "mp4")
@@ -54,6 +68,21 @@ struct VideoTests {
         try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-ss", "0.2", "-i", url.path, "-frames:v", "1", frame.path])
         #expect(Fixtures.mad(try Fixtures.reference(frame), try Fixtures.reference(upright)) < 8)
         #expect(Fixtures.mad(try Fixtures.reference(frame), try Fixtures.decode(url, .mp4).image) < 3)
+    }
+
+    @Test("decoding reads the descriptor with pread only: its offset is left where the caller had it")
+    func descriptorOffset() throws {
+        let movie = try movie(1, rotate: 0, ext: "mp4")
+        let jpeg = dir.appendingPathComponent("still.jpg"), heic = dir.appendingPathComponent("still.heic")
+        try Fixtures.run("convert", [upright.path, jpeg.path])
+        try Fixtures.run("heif-enc", ["-q", "80", jpeg.path, "-o", heic.path])
+        for (url, format) in [(movie, MediaFormat.mp4), (jpeg, .jpeg), (heic, .heic)] {
+            let fd = open(url.path, O_RDONLY)
+            defer { close(fd) }
+            #expect(lseek(fd, 7, SEEK_SET) == 7)
+            _ = try ImageDecoder.decode(fileDescriptor: fd, name: url.lastPathComponent, format: format, minLongSide: 256)
+            #expect(lseek(fd, 0, SEEK_CUR) == 7, "\(url.lastPathComponent)")
+        }
     }
 
     @Test("a movie without a video stream says so")

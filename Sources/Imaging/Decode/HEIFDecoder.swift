@@ -65,7 +65,13 @@ enum HEIFDecoder {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) HEIF image is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
         var image: OpaquePointer?
-        try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil),
+        // 10-bit HEICs (some Android phones) to 8 bits. libheif 1.15 already reduces them for
+        // the 8-bit interleaved layout asked for (measured); the option states it for versions
+        // that would keep the input's depth.
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        options?.pointee.convert_hdr_to_8bit = 1
+        try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options),
                   name, "HEIF image data not decodable")
         guard let image else { throw ImagingError(.corrupt, name, "HEIF image data not decodable") }
         defer { heif_image_release(image) }

@@ -9,6 +9,8 @@ public enum ImageDecoder {
     ///   - format: what `MetadataReader` sniffed (the index has it).
     ///   - minLongSide: the smallest long side any consumer needs (1024 for the large thumbnail):
     ///     a JPEG is DCT-scaled and a HEIC's thumbnail used as long as the result stays this long.
+    ///     A camera raw file gives its embedded JPEG preview (source `.embeddedThumbnail`, full
+    ///     size the sensor's), which may be smaller: raw data is not developed here.
     ///   - orientation: EXIF orientation 1…8 of a JPEG, PNG or raw file, as `MediaMetadata`
     ///     holds it; nil reads it from the file with `MetadataReader`. HEIC and movies ignore
     ///     it: libheif applies `irot`/`imir` itself and FFmpeg's display matrix is applied here,
@@ -40,8 +42,18 @@ public enum ImageDecoder {
                 throw ImagingError(.unsupported, name, "raw file without an embedded JPEG preview (raw data is not developed)")
             }
             // The raw file's orientation governs: cameras store the preview as the sensor saw it.
-            let o = orientation ?? readOrientation(source, name: name)
-            return try JPEGDecoder.decode(jpeg, name: name, minLongSide: minLongSide, orientation: o, limits: limits)
+            // Its header (LibRaw's, no pixels) also gives the sensor's size, the "whole image"
+            // the preview stands for.
+            let header = try? MetadataReader.read(source, fileName: name)
+            let o = orientation ?? header?.orientation ?? 1
+            var decoded = try JPEGDecoder.decode(jpeg, name: name, minLongSide: minLongSide, orientation: o, limits: limits)
+            decoded.source = .embeddedThumbnail
+            if let header, header.pixelWidth > 0, header.pixelHeight > 0 {
+                let swaps = Orientation.swapsDimensions(o)
+                decoded.fullWidth = swaps ? header.pixelHeight : header.pixelWidth
+                decoded.fullHeight = swaps ? header.pixelWidth : header.pixelHeight
+            }
+            return decoded
         }
     }
 
