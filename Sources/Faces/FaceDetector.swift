@@ -22,10 +22,11 @@ public final class FaceDetector {
         /// larger; at 1024 px a face of a twelfth of the photo's width (a dozen people side by
         /// side) still reaches that, and a 500-px group photo is upsampled to get there.
         public var longSide: Int = 1024
-        /// A small photo is enlarged at most this much: beyond it the face is mostly blur.
-        public var maxUpsample: Double = 4
+        /// A small photo is enlarged at most this much: beyond it the enlarged blur makes false
+        /// faces (measured on a generated roll: ×3 and ×4 found fewer real faces and more false ones).
+        public var maxUpsample: Double = 2
 
-        public init(longSide: Int = 1024, maxUpsample: Double = 4) {
+        public init(longSide: Int = 1024, maxUpsample: Double = 2) {
             self.longSide = longSide
             self.maxUpsample = maxUpsample
         }
@@ -39,6 +40,9 @@ public final class FaceDetector {
     public let method: Method
     public let scaling: Scaling
     /// Added to dlib's decision threshold: negative finds more faces, fewer of them real (HOG only).
+    /// The default -0.2 finds most faces turned to a profile that dlib's own threshold misses
+    /// (three generated rolls, 62 faces in 160 photos: recall 0.79 → 0.94) with no false ones;
+    /// at -0.3 scenery starts to give false faces.
     public let adjustThreshold: Double
     /// OpenCV's grouping threshold: how many overlapping windows make a face (Haar only).
     public let minNeighbors: Int
@@ -49,7 +53,7 @@ public final class FaceDetector {
     /// Most faces reported for one photo (the best first).
     static let maxFaces = 256
 
-    public init(method: Method = .hog, scaling: Scaling = Scaling(), adjustThreshold: Double = 0,
+    public init(method: Method = .hog, scaling: Scaling = Scaling(), adjustThreshold: Double = -0.2,
                 minNeighbors: Int = 3) throws {
         self.method = method
         self.scaling = scaling
