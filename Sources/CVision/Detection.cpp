@@ -63,8 +63,13 @@ int write_boxes(std::vector<cv_face_box> boxes, double scale, cv_face_box *out, 
 
 extern "C" {
 
+// Shoebox runs one detector per worker thread: OpenCV's own thread pool under resize and the
+// cascade would only compete with those workers. Process-wide, set when a detector is made.
+static void single_threaded_opencv() { cv::setNumThreads(1); }
+
 cv_hog_detector *cv_hog_create(char *err, size_t err_len) {
     try {
+        single_threaded_opencv();
         return new cv_hog_detector();
     } catch (const std::exception &e) {
         set_error(err, err_len, std::string("dlib's face detector: ") + e.what());
@@ -102,6 +107,7 @@ int cv_hog_detect(cv_hog_detector *d, const uint8_t *rgb, int w, int h, double s
 
 cv_haar_detector *cv_haar_create(const char *cascade_path, char *err, size_t err_len) {
     try {
+        single_threaded_opencv();
         auto d = new cv_haar_detector();
         if (cascade_path == nullptr || !d->cascade.load(cascade_path)) {
             delete d;

@@ -7,7 +7,7 @@ public final class FaceDetector {
     /// Which detector finds the faces.
     public enum Method: Sendable, Equatable {
         /// dlib's frontal HOG detector: the default, measured the more precise and the faster
-        /// (docs in this module's README figures).
+        /// (figures in docs/faces.md).
         case hog
         /// OpenCV's Haar cascade at the given XML file, kept so both can be measured.
         case haar(cascade: String)

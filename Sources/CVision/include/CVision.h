@@ -2,6 +2,8 @@
 // Plain C only: every handle is opaque, every error comes back as text in a caller's buffer,
 // and no C++ exception crosses this boundary (each entry point catches them all).
 // A handle is not thread-safe (dlib's detectors and networks keep scratch state): one per thread.
+// Creating one sets OpenCV's and OpenBLAS's own thread pools to a single thread, process-wide:
+// Shoebox parallelises over photos, a handle per worker.
 #ifndef CVISION_H
 #define CVISION_H
 
