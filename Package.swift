@@ -71,6 +71,19 @@ let package = Package(
         .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Metadata", "CSystem",
             .product(name: "Logging", package: "swift-log")]),
 
+        // Face detection (dlib HOG, OpenCV Haar), alignment, 128-d descriptors and chinese whispers
+        // behind a plain C header. dlib is always compiled optimised: its network at -O0 is tens of
+        // times slower, too slow even for tests.
+        .target(name: "CVision",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+                linkerSettings: [
+                    .linkedLibrary("dlib"), .linkedLibrary("openblas"), .linkedLibrary("lapack"),
+                    .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_objdetect"),
+                ]),
+
+        // Faces in decoded pixels: where they are, who they look like, which ones are one person.
+        .target(name: "Faces", dependencies: ["CVision", "Imaging"]),
+
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
         .target(name: "Places", resources: [.copy("Resources")]),
 
@@ -101,10 +114,12 @@ let package = Package(
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "PhotoLibrary", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Metadata", "CLCMS2", "TestSupport"]),
+        .testTarget(name: "FacesTests", dependencies: ["Faces", "Imaging", "TestSupport"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
