@@ -68,7 +68,7 @@ let package = Package(
 
         // The analysis pipeline on the library: thumbnails, perceptual hashes, faces and people,
         // stored through the core's writer; `analyze`, and `watch` in the background.
-        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Metadata", "CSystem",
+        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Faces", "Metadata", "CSystem",
             .product(name: "Logging", package: "swift-log")]),
 
         // Face detection (dlib HOG, OpenCV Haar), alignment, 128-d descriptors and chinese whispers

@@ -48,6 +48,8 @@ public final class AnalysisRunner {
     let makeAnalyzer: @Sendable () throws -> any FileAnalyzing
     /// Results stored per commit: a kill loses at most this many files' work.
     public var batchSize = 16
+    /// False: analyse and count, store nothing (the benchmark's thumbnails-only measurement).
+    public var storesResults = true
     /// Background work (under `watch`): the worker threads run at `nice` 10 and idle I/O priority.
     public var background = false
 
@@ -92,6 +94,12 @@ public final class AnalysisRunner {
         progress(Progress(done: 0, total: work.count))
         while let batch = queue.next(upTo: batchSize) {
             if let failure = queue.startFailure { throw ShoeboxError(.notFound, failure) }
+            guard storesResults else {
+                report.analysed += batch.filter { $0.outcome != nil }.count
+                done += batch.count
+                progress(Progress(done: done, total: work.count))
+                continue
+            }
             try withWriterLock {
                 if store == nil { store = try AnalysisStore(writer: writer) }
                 report.add(try store!.commit(batch))

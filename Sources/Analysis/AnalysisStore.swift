@@ -87,16 +87,17 @@ enum FaceEvidence {
         }
     }
 
-    /// Names from the file's XMP: a named face region over a found face (IoU ≥ 0.3), or the one
+    /// Names from the file's XMP: a named face region over a found face, or the one
     /// `PersonInImage` name of a photo with exactly one face. A user's name is never replaced.
+    /// Taggers draw regions their own way (hair to chin, a loose square): a region names the
+    /// found face it overlaps most at IoU ≥ 0.3, or else the only found face whose centre it
+    /// holds, when their sizes are within 4× of each other.
     static func addXMPNames(_ metadata: MediaMetadata, to faces: inout [DetectedFace]) {
-        for i in faces.indices where faces[i].nameSource != .user && !faces[i].isForgotten {
-            let regions = metadata.faces.filter { $0.name?.isEmpty == false }
-            if let r = regions.max(by: { faces[i].overlap(with: $0) < faces[i].overlap(with: $1) }),
-               faces[i].overlap(with: r) >= 0.3 {
-                faces[i].name = r.name
-                faces[i].nameSource = .xmp
-            }
+        for r in metadata.faces {
+            guard let name = r.name, !name.isEmpty, let i = FaceMatching.match(r, in: faces),
+                  faces[i].nameSource != .user, !faces[i].isForgotten else { continue }
+            faces[i].name = name
+            faces[i].nameSource = .xmp
         }
         let named = metadata.persons.filter { !$0.isEmpty }
         if faces.count == 1, named.count == 1, metadata.faces.allSatisfy({ $0.name == nil }),

@@ -199,6 +199,25 @@ final class JSONListWriter: @unchecked Sendable {
 }
 
 struct Show: ParsableCommand {
+    /// What the analysis found, in words: each face with its key and person, the damage.
+    static func analysisRows(_ a: Asset) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        guard let analysis = a.analysis, analysis.sha256 == a.sha256 else {
+            if !a.metadata.faces.isEmpty { rows.append(("faces", "\(a.metadata.faces.count) tagged in the file's XMP")) }
+            if a.state == .present { rows.append(("analysis", "not yet (`shoebox analyze`)")) }
+            return rows
+        }
+        for (i, f) in analysis.faces.enumerated() where !f.isForgotten {
+            let who = [f.name, f.person.map { "person \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            rows.append(("face #\(i + 1)", String(format: "%@ at x %.2f y %.2f, %.0f%% × %.0f%%", who.isEmpty ? "unknown" : who,
+                                                   f.x, f.y, f.w * 100, f.h * 100) + " (\(a.id.rawValue.prefix(8))#\(i + 1))"))
+        }
+        if analysis.faces.isEmpty { rows.append(("faces", "none found")) }
+        if analysis.damaged { rows.append(("damaged", analysis.problem ?? "the image data could not be decoded whole")) }
+        else if let p = analysis.problem { rows.append(("analysis", p)) }
+        return rows
+    }
+
     static let configuration = CommandConfiguration(abstract: "Show one asset by id, id prefix or path.")
 
     @OptionGroup var options: LibraryOptions
@@ -226,7 +245,7 @@ struct Show: ParsableCommand {
             if let gps = a.metadata.gps { rows.append(("gps", String(format: "%.5f, %.5f", gps.lat, gps.lon))) }
             if let place = a.place { rows.append(("place", place.label)) }
             if !a.persons.isEmpty { rows.append(("persons", a.persons.joined(separator: ", "))) }
-            if !a.metadata.faces.isEmpty { rows.append(("faces", "\(a.metadata.faces.count)")) }
+            rows += Self.analysisRows(a)
             let camera = [a.metadata.make, a.metadata.model].compactMap { $0 }.joined(separator: " ")
             if !camera.isEmpty { rows.append(("camera", camera)) }
             if let d = a.metadata.duration { rows.append(("duration", String(format: "%.1f s", d))) }

@@ -16,7 +16,7 @@ struct Shoebox: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Init.self, Scan.self, Watch.self, List.self, Show.self, Trash.self, Restore.self, Album.self,
-                      Rebuild.self, Doctor.self]
+                      Rebuild.self, Doctor.self, Analyze.self, PeopleCommand.self, Cache.self]
     )
 
     /// `shoebox --library PATH COMMAND …` is the documented spelling; ArgumentParser wants a

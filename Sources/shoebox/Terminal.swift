@@ -33,7 +33,8 @@ enum Terminal {
 
         init(label: String) { self.label = label }
 
-        func update(done: Int, total: Int, bytes: Int64) {
+        /// `bytes`: what the done files weigh, shown when known.
+        func update(done: Int, total: Int, bytes: Int64?) {
             guard Terminal.stderrIsTerminal, total > 0 else { return }
             let now = Date()
             guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
@@ -41,7 +42,7 @@ enum Terminal {
             let width = 30
             let filled = Int(Double(width) * Double(done) / Double(total))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            FileHandle.standardError.write(Data("\r\(label) \(bar) \(done)/\(total) files, \(formatBytes(bytes))\u{1B}[K".utf8))
+            FileHandle.standardError.write(Data("\r\(label) \(bar) \(done)/\(total) files\(bytes.map { ", " + formatBytes($0) } ?? "")\u{1B}[K".utf8))
             drawn = true
         }
 

@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -22,6 +23,9 @@ struct Watch: ParsableCommand {
     @Option(help: ArgumentHelp("Scan every SECONDS instead of using inotify (network file systems).", valueName: "seconds"))
     var poll: Double?
 
+    @Flag(inversion: .prefixedNo, help: "Analyse new files in the background (thumbnails, faces, people) at low priority.")
+    var analyze = true
+
     func validate() throws {
         if let poll, !(poll > 0) { throw ValidationError("--poll takes a number of seconds above 0") }
     }
@@ -43,6 +47,9 @@ struct Watch: ParsableCommand {
             }
             let watcher = LibraryWatcher(library: library, index: index, options: watchOptions,
                                          logger: Logger(label: "shoebox.watch"))
+            let analysis = analyze ? WatchAnalysis(BackgroundAnalysis(writer: watcher.writer) { try PixelAnalyzer() }) : nil
+            watcher.idleWork = analysis
+            defer { analysis?.analysis.stop() }
             // A signal only asks the loop to stop: the batch in hand finishes (sidecars, journal, index) first.
             var sources: [DispatchSourceSignal] = []
             for sig in [SIGINT, SIGTERM] {
@@ -55,5 +62,29 @@ struct Watch: ParsableCommand {
             withExtendedLifetime(sources) { watcher.run() }
             if let reason = watcher.stoppedBecause { throw reason }
         }
+    }
+}
+
+/// The analysis pipeline as the watcher's idle work: one log line per stored batch.
+final class WatchAnalysis: IdleWork {
+    let analysis: BackgroundAnalysis
+    private var saidFailure = false
+
+    init(_ analysis: BackgroundAnalysis) { self.analysis = analysis }
+
+    var isBusy: Bool { analysis.isBusy }
+
+    func filesChanged() { analysis.filesChanged() }
+
+    func step() throws -> String? {
+        let r = try analysis.step()
+        if let failure = analysis.startFailure, !saidFailure {
+            saidFailure = true
+            return "analysis is off: \(failure)"
+        }
+        guard r.analysed > 0 else { return nil }
+        var line = "analysed \(r.analysed) file\(r.analysed == 1 ? "" : "s"), \(r.faces) face\(r.faces == 1 ? "" : "s")"
+        for p in r.problems { line += "; \(p.path): \(p.reason)" }
+        return line
     }
 }

@@ -89,11 +89,11 @@ public struct Asset: Codable, Equatable, Sendable {
         return (metadata.persons + recognised).filter { seen.insert($0).inserted }
     }
     /// The faces to show: those the analysis found (with their people's names), then the file's
-    /// own XMP face regions that no found face overlaps (a face the detector missed but the user
-    /// tagged). Forgotten faces are left out.
+    /// own XMP face regions that stand for no found face (`FaceMatching`: a face the detector
+    /// missed but the user tagged). Forgotten faces are left out.
     public var faces: [AssetFace] {
         let found = (analysis?.faces ?? []).filter { !$0.isForgotten }
-        let tagged = metadata.faces.filter { r in !found.contains { $0.overlap(x: r.x, y: r.y, w: r.w, h: r.h) >= 0.3 } }
+        let tagged = metadata.faces.filter { r in FaceMatching.match(r, in: found) == nil }
         return found.map { AssetFace(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name, person: $0.person, source: .detected) }
             + tagged.map { AssetFace(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name, person: nil, source: .xmp) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Metadata
 
 /// What the analysis pipeline learnt from an asset's pixels: kept in the sidecar (so `rebuild`
 /// restores people and their names without decoding anything again) and in the index.
@@ -129,3 +130,22 @@ public struct AssetFace: Equatable, Sendable {
     public var person: String?
     public var source: Source
 }
+
+/// Which found face a face region tagged in a file's XMP stands for. Taggers draw regions their
+/// own way (hair to chin, a loose square): a region stands for the found face it overlaps most
+/// at IoU ≥ 0.3, or else for the only found face whose centre it holds, when their sizes are
+/// within 4× of each other.
+public enum FaceMatching {
+    /// The found face a tagged region stands for (see `addXMPNames`), or nil.
+    public static func match(_ r: FaceRegion, in faces: [DetectedFace]) -> Int? {
+        if let best = faces.indices.max(by: { faces[$0].overlap(x: r.x, y: r.y, w: r.w, h: r.h) < faces[$1].overlap(x: r.x, y: r.y, w: r.w, h: r.h) }),
+           faces[best].overlap(x: r.x, y: r.y, w: r.w, h: r.h) >= 0.3 { return best }
+        let inside = faces.indices.filter { i in
+            let f = faces[i], cx = f.x + f.w / 2, cy = f.y + f.h / 2
+            let ratio = (f.w * f.h) / max(1e-9, r.w * r.h)
+            return cx >= r.x && cx <= r.x + r.w && cy >= r.y && cy <= r.y + r.h && ratio >= 0.25 && ratio <= 4
+        }
+        return inside.count == 1 ? inside[0] : nil
+    }
+}
+

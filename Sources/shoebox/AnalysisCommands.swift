@@ -1,0 +1,175 @@
+import Analysis
+import ArgumentParser
+import Foundation
+import PhotoLibrary
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse the photos and videos that need it: thumbnails, perceptual hashes, faces and people.",
+        discussion: """
+            Decodes each file once; its pixels never leave this machine. Results are stored a few \
+            files at a time, so an interrupted run resumes where it stopped, and a running \
+            `shoebox watch` (which analyses new files in the background) goes on indexing \
+            meanwhile. With --wait, waits for the library's writer however long it is busy, and \
+            until nothing is left to analyse (files the watcher is still analysing included).
+            """)
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var output: JSONOutput
+
+    @Flag(help: "Wait for a busy library, and until every file is analysed.")
+    var wait = false
+
+    /// For bench/analyze.py: only these parts (`thumbnails`, `hash`, `faces`), nothing stored.
+    @Option(help: .hidden) var stages: String?
+
+    func run() throws {
+        try reportingErrors {
+            let library = try options.open()
+            let index = try Index(library: library)
+            if let problem = index.readOnlyReason { throw problem }
+            let writer = AssetWriter(library: library, index: index)
+            let locked: AnalysisRunner.LockedSection = { body in
+                let lock = try LibraryLock(library: library, timeout: wait ? 1e9 : 30)
+                try withExtendedLifetime(lock) { try body() }
+            }
+            try locked { try writer.recoverUnfinishedBatch() }
+            var only: PixelAnalyzer.Stages = .all
+            if let stages {
+                only = []
+                for part in stages.split(separator: ",") {
+                    switch part {
+                    case "thumbnails": only.insert(.thumbnails)
+                    case "hash": only.insert(.hash)
+                    case "faces": only.insert(.faces)
+                    default: throw ValidationError("--stages takes thumbnails, hash, faces")
+                    }
+                }
+            }
+            let chosen = only
+            let runner = AnalysisRunner(writer: writer) { try PixelAnalyzer(stages: chosen) }
+            runner.storesResults = stages == nil
+            let bar = Terminal.ProgressBar(label: "Analysing")
+            var report = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
+            while wait, try !runner.pending().isEmpty {
+                usleep(200_000)
+                let more = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
+                report.add(more)
+            }
+            bar.finish()
+            if output.json { try output.print(AnalyzeReportJSON(report)) }
+            for p in report.problems { Terminal.problem(p) }
+            if !output.json {
+                Terminal.message("\(report.analysed) analysed, \(report.faces) face\(report.faces == 1 ? "" : "s") found"
+                    + (report.damaged > 0 ? ", \(report.damaged) damaged" : "") + (report.left > 0 ? ", \(report.left) left for later" : ""))
+            }
+        }
+    }
+}
+
+struct PeopleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "people",
+        abstract: "The people the analysis found: list, name, merge, forget.",
+        subcommands: [ListPeople.self, NamePerson.self, MergePeople.self, ForgetFace.self])
+
+    struct ListPeople: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every person, most photos first.")
+        @OptionGroup var options: LibraryOptions
+        @OptionGroup var output: JSONOutput
+
+        func run() throws {
+            try reportingErrors {
+                let index = try Index(library: try options.open())
+                let people = try People.list(index: index)
+                if output.json { return try output.print(people.map(PersonJSON.init)) }
+                if people.isEmpty { return Terminal.message("No people yet: `shoebox analyze` finds the faces in the photos") }
+                for p in people {
+                    Terminal.out("\(p.id)\t\(p.name ?? "unnamed")\t\(p.photoCount) photo\(p.photoCount == 1 ? "" : "s")\tface \(p.representative)")
+                }
+            }
+        }
+    }
+
+    struct NamePerson: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "name",
+            abstract: "Name a person (its id, present name, or one of its faces: <asset id>#n).",
+            discussion: "The name goes into Shoebox's sidecars, never into the photos; Albums/People/ follows.")
+        @OptionGroup var options: LibraryOptions
+        @OptionGroup var output: JSONOutput
+        @Argument(help: "p3, a present name, or a face <asset id>#n") var person: String
+        @Argument(help: "The name") var name: String
+
+        func run() throws {
+            try changePerson(options, output, { try $0.name(person, as: name) }) { "\($0.id) is now \($0.name ?? name) (\($0.photoCount) photos)" }
+        }
+    }
+
+    struct MergePeople: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "merge", abstract: "Merge person B into person A.")
+        @OptionGroup var options: LibraryOptions
+        @OptionGroup var output: JSONOutput
+        @Argument(help: "The person kept") var a: String
+        @Argument(help: "The person merged into it") var b: String
+
+        func run() throws {
+            try changePerson(options, output, { try $0.merge(a, b) }) { "\($0.id) (\($0.name ?? "unnamed")) now has \($0.photoCount) photos" }
+        }
+    }
+
+    struct ForgetFace: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "forget",
+            abstract: "Take a face (<asset id>#n) out of its person for good.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "The face, <asset id>#n") var face: String
+
+        func run() throws {
+            try reportingErrors {
+                try withWriter(options) { writer in
+                    let key = try People(writer: writer).forget(face)
+                    Terminal.out("Face \(key) forgotten")
+                }
+            }
+        }
+    }
+}
+
+struct Cache: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The thumbnail cache.", subcommands: [Clear.self])
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Empty .shoebox/thumbs/ (thumbnails are made again on demand).")
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            try reportingErrors {
+                let library = try options.open()
+                let lock = try LibraryLock(library: library)
+                let (files, bytes) = try withExtendedLifetime(lock) { try ThumbnailStore(library: library).clear() }
+                Terminal.out("Removed \(files) thumbnail\(files == 1 ? "" : "s") (\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)))")
+            }
+        }
+    }
+}
+
+/// A `people` command that changes a person: the person as it now is, as JSON or one line.
+func changePerson(_ options: LibraryOptions, _ output: JSONOutput, _ change: (People) throws -> People.Person,
+                  line: (People.Person) -> String) throws {
+    try reportingErrors {
+        try withWriter(options) { writer in
+            let p = try change(People(writer: writer))
+            if output.json { try output.print(PersonJSON(p)) } else { Terminal.out(line(p)) }
+        }
+    }
+}
+
+/// Runs `body` with the library's writer, holding the writer lock.
+func withWriter(_ options: LibraryOptions, _ body: (AssetWriter) throws -> Void) throws {
+    let library = try options.open()
+    let lock = try LibraryLock(library: library)
+    try withExtendedLifetime(lock) {
+        let writer = AssetWriter(library: library, index: try Index(library: library))
+        try writer.recoverUnfinishedBatch()
+        try body(writer)
+    }
+}
