@@ -50,7 +50,7 @@ ROOT = os.path.dirname(HERE)
 NOT_ORIGINALS = ("Albums", ".shoebox")          # top-level folders that never hold originals
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
-WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16}
+WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
@@ -488,7 +488,9 @@ class Harness:
             bad("build_leftovers", 1, x, x)
 
         # 7. No temporary of a whole-file write left behind: the next start removes those of dead writers.
-        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info"):
+        thumbs = os.path.join(self.lib, ".shoebox/thumbs")
+        shards = [".shoebox/thumbs/" + x for x in sorted(os.listdir(thumbs))] if os.path.isdir(thumbs) else []
+        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info", *shards):
             folder = os.path.join(self.lib, d)
             for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
                 if is_temporary(n):
@@ -597,6 +599,21 @@ class Harness:
                 os.rename(os.path.join(self.lib, f), os.path.join(self.lib, os.path.dirname(f), to))
                 moved.append(f + "/")
         return f"scan after {len(moved)} moves", ["scan"], None, None
+
+    def op_analyze(self):
+        """The analysis of what the runs before added (thumbnails, faces, people: sidecar and index writes)."""
+        return "analyze", ["analyze"], None, None
+
+    def op_people(self):
+        """Names a person, or merges two: every photo of theirs is written again."""
+        people = self.json("people", "list")
+        if not people:
+            return None
+        if len(people) >= 2 and self.rng.random() < 0.3:
+            a, b = self.rng.sample(people, 2)
+            return "people merge", ["people", "merge", a["id"], b["id"]], None, None
+        who = self.rng.choice(people)
+        return "people name", ["people", "name", who["id"], self.rng.choice(["Ana", "Tom", "Zoë", "Bob Faults"])], None, None
 
     # ---- running and killing
 
@@ -824,7 +841,8 @@ class Harness:
             for candidate in [op, "trash"]:
                 op = candidate
                 plan = {"trash": self.op_trash, "restore": self.op_restore, "purge": self.op_purge,
-                        "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run)}[op]()
+                        "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run),
+                        "analyze": self.op_analyze, "people": self.op_people}[op]()
                 if plan:
                     break
             if plan is None:

@@ -22,6 +22,7 @@ struct AnalysisStore {
         book = PeopleBook(assets: try People.assetsWithFaces(writer.index))
         assigner = book.assigner()
         thumbnails = ThumbnailStore(library: writer.library)
+        try? thumbnails.removeTemporariesOfDeadWriters()  // a cache: a failure costs disk space only
         generation = try writer.index.generation()
     }
 

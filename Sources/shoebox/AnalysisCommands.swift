@@ -135,7 +135,23 @@ struct PeopleCommand: ParsableCommand {
 }
 
 struct Cache: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The thumbnail cache.", subcommands: [Clear.self])
+    static let configuration = CommandConfiguration(abstract: "The thumbnail cache.", subcommands: [Clear.self, Thumbnail.self])
+
+    struct Thumbnail: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the path of an asset's thumbnail, making it when the cache lacks it.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "An id, a unique id prefix, or a path.") var asset: String
+        @Option(help: "256 or 1024 (long side, px).") var size = 256
+
+        func run() throws {
+            try reportingErrors {
+                let library = try options.open()
+                let a = try Index(library: library).resolve(asset)
+                Terminal.out(library.root.appendingPathComponent(try Thumbnails.path(of: a, size: size, library: library)).path)
+            }
+        }
+    }
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Empty .shoebox/thumbs/ (thumbnails are made again on demand).")

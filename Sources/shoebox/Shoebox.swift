@@ -72,6 +72,8 @@ struct Shoebox: ParsableCommand {
     static let nestedCommands: [String: Set<String>] = [
         "trash": ["put", "list", "purge"],
         "album": ["list", "show", "create", "add", "remove", "order", "delete"],
+        "people": ["list", "name", "merge", "forget"],
+        "cache": ["clear", "thumbnail"],
     ]
 }
 

@@ -7,7 +7,7 @@ import TestSupport
 /// truth; damage is said in one line and flagged; an interrupted run resumes; `cache clear`.
 @Suite(.serialized) struct AnalysisEndToEndTests {
     /// The standard roll, scanned and analysed once for the tests that only read.
-    static let analysed: Result<(TestRoll.Made, ShoeboxCLI, [String: Any]), any Error> = Result {
+    nonisolated(unsafe) static let analysed: Result<(TestRoll.Made, ShoeboxCLI, [String: Any]), any Error> = Result {
         let made = try TestRoll.standard()
         let cli = try ShoeboxCLI.scanned(made)
         let report = try cli.json(["analyze"]) as! [String: Any]
@@ -40,8 +40,10 @@ import TestSupport
     @Test func facesFoundMatchTheRollsGroundTruth() throws {
         let (made, cli, _) = try Self.analysed.get()
         let assets = try cli.assetsByPath()
+        // Photos a person would call clear: the roll's heavy degradations (blur, noise or a flat
+        // exposure at level 2–3) make faces that no detector is asked to find here.
         var truths = 0, found = 0, matched = 0
-        for entry in made.entries where entry.kind == "photo" {
+        for entry in made.entries where entry.kind == "photo" && (entry.degradation?.level ?? 0) <= 1 {
             guard let a = assets[entry.path] else { continue }
             let detected = (a["faces"] as? [[String: Any]] ?? []).filter { $0["source"] as? String == "detected" }
             let truth = entry.persons.map { p in (p.box[0] - p.box[2] / 2, p.box[1] - p.box[3] / 2, p.box[2], p.box[3]) }
@@ -105,7 +107,7 @@ import TestSupport
         #expect(third["analyzed"] as? Int == 0)
     }
 
-    @Test func cacheClearEmptiesTheThumbnailsAndAnalyzeMakesThemAgainOnlyWhenAsked() throws {
+    @Test func cacheClearEmptiesTheThumbnailsAndTheyAreMadeAgainOnDemand() throws {
         let made = try TestRoll.make(seed: 33, count: 5, arguments: ["--no-heic"])
         let cli = try ShoeboxCLI.scanned(made)
         _ = try cli.json(["analyze"])
@@ -117,6 +119,14 @@ import TestSupport
         #expect(try Self.files(under: thumbs).isEmpty)
         // The analysis itself stays: faces and hashes are in the sidecars and the index.
         #expect(try cli.assetsByPath().values.allSatisfy { $0["analyzed"] as? Bool == true })
+        // On demand: the path of a thumbnail, made again when asked for.
+        let some = try cli.assetsByPath().values.first!
+        let asked = try cli.run(["cache", "thumbnail", some["id"] as! String, "--size", "1024"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let path = asked.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(path.hasSuffix(".1024.jpg") && FileManager.default.fileExists(atPath: path))
+        #expect(try Self.files(under: thumbs).count == 2)  // both sizes from the one decode
+        #expect(try cli.run(["cache", "thumbnail", some["id"] as! String, "--size", "300"]).status == 1)
     }
 
     // MARK: Helpers

@@ -24,6 +24,9 @@ public struct RollEntry: Decodable, Sendable {
     public var live_video: String?
     public var live_photo_of: String?
     public var camera: [String]?
+    /// How the photo was spoilt on purpose (`blur`, `noise`, `flat`, `jpeg`…, level 1–3), or nil.
+    public struct Degradation: Decodable, Sendable { public var type: String; public var level: Int }
+    public var degradation: Degradation?
     /// Where a photo's capture time is written: "exif", "xmp" or "iptc" (nil: EXIF, or no date).
     public var date_source: String?
     public var mtime: Double

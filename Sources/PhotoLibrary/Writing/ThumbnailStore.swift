@@ -82,6 +82,18 @@ public struct ThumbnailStore: Sendable {
         return (count, bytes)
     }
 
+    /// Removes the temporaries a killed writer left in the cache's folders (what `AtomicFile`
+    /// names them; only those whose process is gone).
+    public func removeTemporariesOfDeadWriters() throws {
+        var folders: [String] = []
+        try files.forEachEntry(in: LibraryLayout.thumbnailsFolder) { entry, _ in
+            if entry.type == DT_DIR || entry.type == DT_UNKNOWN, let name = entry.name { folders.append(name) }
+        }
+        for name in folders {
+            try files.withFolder(LibraryLayout.thumbnailsFolder + "/" + name) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
+        }
+    }
+
     static func folder(of id: AssetID) -> String {
         LibraryLayout.thumbnailsFolder + "/" + String(id.rawValue.prefix(2))
     }
