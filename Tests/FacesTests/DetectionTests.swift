@@ -20,10 +20,11 @@ import TestSupport
 
     @Test func aSmallPhotoIsEnlargedAndALargeOneReducedBeforeDetection() {
         let s = FaceDetector.Scaling()
-        #expect(s.factor(forLongSide: 512) == 2)
-        #expect(s.factor(forLongSide: 250) == s.maxUpsample)
-        #expect(s.factor(forLongSide: 1024) == 1)
-        #expect(s.factor(forLongSide: 4096) == 0.25)
+        #expect(s.factor(forLongSide: 700) == 2)
+        #expect(s.factor(forLongSide: 420) == 3, "a 420-px group photo: faces of ~25 px become ~75")
+        #expect(s.factor(forLongSide: 250) == 2, "a tiny photo: enlarged less")
+        #expect(s.factor(forLongSide: 1400) == 1)
+        #expect(s.factor(forLongSide: 5600) == 0.25)
     }
 
     @Test func boxesAreNormalisedTopLeftInsideTheImage() throws {
