@@ -18,6 +18,13 @@ import TestSupport
         for other in faces.dropFirst() { #expect(other.confidence < faces[0].confidence / 2, "\(faces)") }
     }
 
+    @Test func theHaarCascadeKeptForComparisonFindsHerToo() throws {
+        let image = try TestImages.decode(TestImages.astronaut)
+        let faces = try FaceDetector(method: .haar(cascade: FaceDetector.Method.defaultHaarCascade)).detect(in: image)
+        let truth = FaceBox(x: 174 / 512, y: 60 / 512, w: 105 / 512, h: 115 / 512)
+        #expect(faces.contains { $0.iou(truth) >= 0.5 }, "\(faces)")
+    }
+
     @Test func aSmallPhotoIsEnlargedAndALargeOneReducedBeforeDetection() {
         let s = FaceDetector.Scaling()
         #expect(s.factor(forLongSide: 700) == 2)
