@@ -16,33 +16,44 @@ public final class FaceDetector {
         public static let defaultHaarCascade = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
     }
 
-    /// How a photo is resized before detection.
+    /// How a photo is resized before detection. Both detectors look for faces of about 80 px
+    /// and larger, so a photo is brought to a size where the small faces of a group photo reach
+    /// that, and no larger (detection time grows with the pixels). Measured in docs/faces.md.
     public struct Scaling: Sendable, Equatable {
-        /// The long side detection runs at. Both detectors look for faces of about 80 px and
-        /// larger; at 1024 px a face of a twelfth of the photo's width (a dozen people side by
-        /// side) still reaches that, and a 500-px group photo is upsampled to get there.
-        public var longSide: Int = 1024
-        /// A small photo is enlarged at most this much: beyond it the enlarged blur makes false
-        /// faces (measured on a generated roll: ×3 and ×4 found fewer real faces and more false ones).
-        public var maxUpsample: Double = 2
+        /// The long side detection runs at. At 1400 px a face of a twentieth of the photo's long
+        /// side (a row of people) is ~70 px: on the hand-boxed group photos recall 0.79, against
+        /// 0.58 at 1024 px; a camera-size photo is reduced to it.
+        public var longSide: Int
+        /// A photo is enlarged at most this much: a 500-px photo of a dozen people (faces of
+        /// 25–50 px) needs ×3.
+        public var maxUpsample: Double
+        /// Photos whose long side is under `smallSide` are enlarged at most `smallMaxUpsample`: in
+        /// so few pixels the faces that matter fill much of the frame, and the blur of a larger
+        /// enlargement lost more faces than it found (a generated roll's 170–300 px portraits:
+        /// 22 of 33 profile faces at ×3, 29 at ×2).
+        public var smallSide: Int
+        public var smallMaxUpsample: Double
 
-        public init(longSide: Int = 1024, maxUpsample: Double = 2) {
+        public init(longSide: Int = 1400, maxUpsample: Double = 3, smallSide: Int = 400, smallMaxUpsample: Double = 2) {
             self.longSide = longSide
             self.maxUpsample = maxUpsample
+            self.smallSide = smallSide
+            self.smallMaxUpsample = smallMaxUpsample
         }
 
         /// The factor for an image of this long side: > 1 enlarges, < 1 reduces.
         public func factor(forLongSide side: Int) -> Double {
-            min(Double(longSide) / Double(max(1, side)), maxUpsample)
+            let cap = side < smallSide ? smallMaxUpsample : maxUpsample
+            return min(Double(longSide) / Double(max(1, side)), cap)
         }
     }
 
     public let method: Method
     public let scaling: Scaling
     /// Added to dlib's decision threshold: negative finds more faces, fewer of them real (HOG only).
-    /// The default -0.2 finds most faces turned to a profile that dlib's own threshold misses
-    /// (three generated rolls, 62 faces in 160 photos: recall 0.79 → 0.94) with no false ones;
-    /// at -0.3 scenery starts to give false faces.
+    /// The default -0.2 finds faces turned towards a profile that dlib's own threshold misses:
+    /// recall 0.71 → 0.94 on three generated rolls (62 faces, 158 photos), 0.58 → 0.79 on the
+    /// hand-boxed group photos, with no false face on either; at -0.3 scenery starts to give some.
     public let adjustThreshold: Double
     /// OpenCV's grouping threshold: how many overlapping windows make a face (Haar only).
     public let minNeighbors: Int
