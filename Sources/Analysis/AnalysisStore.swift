@@ -83,28 +83,25 @@ enum FaceEvidence {
                   faces[i].overlap(with: match) >= 0.5 else { continue }
             faces[i].person = match.person
             faces[i].name = match.name
-            faces[i].nameSource = match.nameSource
+            faces[i].nameSource = match.nameSource == .user ? .user : nil
             faces[i].forgotten = match.forgotten
         }
     }
 
-    /// Names from the file's XMP: a named face region over a found face, or the one
-    /// `PersonInImage` name of a photo with exactly one face. A user's name is never replaced.
+    /// Names from the file's XMP (`xmpName`, evidence for the person's name): a named face region
+    /// over a found face (`FaceMatching`), or the one `PersonInImage` name of a photo with
+    /// exactly one face. A user's name for the person still wins (`PersonNaming`).
     /// Taggers draw regions their own way (hair to chin, a loose square): a region names the
     /// found face it overlaps most at IoU ≥ 0.3, or else the only found face whose centre it
     /// holds, when their sizes are within 4× of each other.
     static func addXMPNames(_ metadata: MediaMetadata, to faces: inout [DetectedFace]) {
         for r in metadata.faces {
-            guard let name = r.name, !name.isEmpty, let i = FaceMatching.match(r, in: faces),
-                  faces[i].nameSource != .user, !faces[i].isForgotten else { continue }
-            faces[i].name = name
-            faces[i].nameSource = .xmp
+            guard let name = r.name, !name.isEmpty, let i = FaceMatching.match(r, in: faces) else { continue }
+            faces[i].xmpName = name
         }
         let named = metadata.persons.filter { !$0.isEmpty }
-        if faces.count == 1, named.count == 1, metadata.faces.allSatisfy({ $0.name == nil }),
-           faces[0].nameSource == nil, !faces[0].isForgotten {
-            faces[0].name = named[0]
-            faces[0].nameSource = .xmp
+        if faces.count == 1, named.count == 1, metadata.faces.allSatisfy({ $0.name == nil }) {
+            faces[0].xmpName = named[0]
         }
     }
 }

@@ -28,16 +28,23 @@ public final class PixelAnalyzer: FileAnalyzing {
     }
 
     private let stages: Stages
+    /// Small photos (a 500-px group shot): enlarged towards 1400 px so that faces of 35–50 px
+    /// are found (group-photo recall 0.79 against 0.58 at 1024, docs/faces.md).
     private let detector: FaceDetector?
+    /// Camera-size photos: detection on the 1024-px working image itself, as the issue asks —
+    /// enlarging it to 1400 would double detection's time (~95 against ~55 ms a photo) on the
+    /// photos that make up nearly all of a library.
+    private let largeDetector: FaceDetector?
     private let recognizer: FaceRecognizer?
 
     /// Fails with one clear line when the face models are not installed.
     public init(stages: Stages = .all) throws {
         self.stages = stages
-        guard stages.contains(.faces) else { detector = nil; recognizer = nil; return }
+        guard stages.contains(.faces) else { detector = nil; largeDetector = nil; recognizer = nil; return }
         do {
             let models = try FaceModels.locate()
             detector = try FaceDetector()
+            largeDetector = try FaceDetector(scaling: FaceDetector.Scaling(longSide: Self.workingSide, maxUpsample: 1))
             recognizer = try FaceRecognizer(models: models)
         } catch let e as FaceError {
             throw ShoeboxError(.notFound, e.description)
@@ -72,7 +79,10 @@ public final class PixelAnalyzer: FileAnalyzing {
         }
         if stages.contains(.hash) { analysis.perceptualHash = Self.hex(PerceptualHash.of(small)) }
         do {
-            if stages.contains(.faces) { analysis.faces = try faces(in: working) }
+            if stages.contains(.faces) {
+                let large = max(decoded.fullWidth, decoded.fullHeight) > Self.workingSide
+                analysis.faces = try faces(in: working, large: large)
+            }
         } catch {
             analysis.problem = (analysis.problem.map { $0 + "; " } ?? "") + "faces: \(error)"
         }
@@ -81,8 +91,8 @@ public final class PixelAnalyzer: FileAnalyzing {
 
     /// Faces with their descriptors, in reading order (top to bottom, then left to right by rows
     /// of about a face's height), so that `#1`, `#2`… name them the way a person reads the photo.
-    func faces(in image: RGBImage) throws -> [DetectedFace] {
-        guard let detector, let recognizer else { return [] }
+    func faces(in image: RGBImage, large: Bool) throws -> [DetectedFace] {
+        guard let detector = large ? largeDetector : detector, let recognizer else { return [] }
         let boxes = try detector.detect(in: image)
         guard !boxes.isEmpty else { return [] }
         let descriptors = try recognizer.descriptors(for: boxes, in: image)

@@ -50,29 +50,32 @@ import PhotoLibrary
 
     @Test func aUserNameOutranksXMPAndTheMostFrequentNameWins() {
         let faces = [
-            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", name: "Ana", nameSource: .xmp),
-            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", name: "Anna", nameSource: .xmp),
-            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", name: "Anna", nameSource: .xmp),
-            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p2", name: "Tom", nameSource: .xmp),
+            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", xmpName: "Ana"),
+            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", xmpName: "Anna"),
+            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", xmpName: "Anna"),
+            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p2", xmpName: "Tom"),
             DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p2", name: "Thomas", nameSource: .user),
             DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p3"),
             DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p4", name: "Eve", nameSource: .user, forgotten: true),
+            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p5", xmpName: "Zoë"),
         ]
         let names = PersonNaming.names(of: faces)
         #expect(names["p1"] == .some("Anna"))
         #expect(names["p2"] == .some("Thomas"))
         #expect(names["p3"] == .some(nil))
         #expect(names["p4"] == nil)  // forgotten faces are not evidence of anybody
+        #expect(names["p5"] == .some("Zoë"))
     }
 
     @Test func aNameReachesEveryFaceOfThePersonAndLeavesForgottenOnes() {
         var faces = [
-            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", name: "Ana", nameSource: .xmp),
+            DetectedFace(x: 0, y: 0, w: 0.1, h: 0.1, person: "p1", xmpName: "Ana"),
             DetectedFace(x: 0.5, y: 0, w: 0.1, h: 0.1, person: "p1"),
             DetectedFace(x: 0.5, y: 0.5, w: 0.1, h: 0.1, name: "Old", forgotten: true),
+            DetectedFace(x: 0.7, y: 0.5, w: 0.1, h: 0.1, xmpName: "Solo"),
         ]
         #expect(PersonNaming.apply(PersonNaming.names(of: faces), to: &faces))
-        #expect(faces.map(\.name) == ["Ana", "Ana", nil])
+        #expect(faces.map(\.name) == ["Ana", "Ana", nil, "Solo"])
         #expect(!PersonNaming.apply(PersonNaming.names(of: faces), to: &faces))
     }
 

@@ -8,7 +8,7 @@ import TestSupport
 /// `Albums/People/` and a `rebuild` show.
 @Suite(.serialized) struct PeopleEndToEndTests {
     static func analysedRoll(seed: Int = 21) throws -> (TestRoll.Made, ShoeboxCLI) {
-        let made = try TestRoll.make(seed: seed, count: 40, arguments: ["--live", "2", "--portraits", "0.4"])
+        let made = try TestRoll.make(seed: seed, count: 60, arguments: ["--portraits", "0.5", "--no-heic"])
         let cli = try ShoeboxCLI.scanned(made)
         _ = try cli.json(["analyze"])
         return (made, cli)

@@ -73,7 +73,8 @@ public struct People {
         try rewrite(persons: [a, b], in: book) { face in
             guard face.person == a || face.person == b else { return }
             face.person = a
-            if let keptName, face.nameSource != nil { face.name = keptName; face.nameSource = .user }
+            // The merged person is explicitly what A was called (or B, when A had no name).
+            if let keptName { face.name = keptName; face.nameSource = .user }
         }
         return try Self.list(index: writer.index).first { $0.id == a }
             ?? { throw ShoeboxError(.notFound, "person \(a) has no face in a present photo") }()
@@ -90,7 +91,7 @@ public struct People {
             analysis.faces[key.index].forgotten = true
             analysis.faces[key.index].person = nil
             analysis.faces[key.index].name = nil
-            analysis.faces[key.index].nameSource = nil
+            analysis.faces[key.index].nameSource = nil  // its xmpName stays, as evidence of nobody
             asset.analysis = analysis
         }
         try renameAll(persons: Set([person].compactMap { $0 }))

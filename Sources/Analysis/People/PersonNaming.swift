@@ -14,8 +14,11 @@ public enum PersonNaming {
         for f in faces where !f.isForgotten {
             guard let person = f.person else { continue }
             persons.insert(person)
-            if let source = f.nameSource, let name = f.name, !name.isEmpty {
-                evidence[person, default: [:]][source, default: [:]][name, default: 0] += 1
+            if f.nameSource == .user, let name = f.name, !name.isEmpty {
+                evidence[person, default: [:]][.user, default: [:]][name, default: 0] += 1
+            }
+            if let name = f.xmpName, !name.isEmpty {
+                evidence[person, default: [:]][.xmp, default: [:]][name, default: 0] += 1
             }
         }
         var out: [String: String?] = [:]
@@ -36,7 +39,7 @@ public enum PersonNaming {
             let wanted: String?
             if f.isForgotten { wanted = nil }
             else if let person = f.person, let name = names[person] { wanted = name }
-            else { wanted = f.nameSource != nil ? f.name : nil }
+            else { wanted = f.nameSource == .user ? f.name : f.xmpName }
             if f.name != wanted { faces[i].name = wanted; changed = true }
         }
         return changed

@@ -81,12 +81,15 @@ public struct Asset: Codable, Equatable, Sendable {
     public var folder: String { (path as NSString).deletingLastPathComponent }
     public var stem: String { (name as NSString).deletingPathExtension }
     /// Names from the file's own XMP (`PersonInImage`, named regions), then the names of the people
-    /// recognised in it, each once in that order.
+    /// recognised in it, each once in that order. A file's name for a face whose person the user
+    /// named otherwise (or forgot) gives way to the user's.
     public var persons: [String] {
-        let recognised = (analysis?.faces ?? []).compactMap { $0.isForgotten ? nil : $0.name }
-        guard !recognised.isEmpty else { return metadata.persons }
+        let faces = analysis?.faces ?? []
+        let recognised = faces.compactMap { $0.isForgotten ? nil : $0.name }
+        let overridden = Set(faces.compactMap { f in f.xmpName.flatMap { f.isForgotten || f.name != $0 ? $0 : nil } })
+        guard !recognised.isEmpty || !overridden.isEmpty else { return metadata.persons }
         var seen = Set<String>()
-        return (metadata.persons + recognised).filter { seen.insert($0).inserted }
+        return (metadata.persons.filter { !overridden.contains($0) } + recognised).filter { seen.insert($0).inserted }
     }
     /// The faces to show: those the analysis found (with their people's names), then the file's
     /// own XMP face regions that stand for no found face (`FaceMatching`: a face the detector

@@ -50,9 +50,14 @@ public struct DetectedFace: Codable, Equatable, Sendable {
     public var descriptor: FaceDescriptor?
     /// The person (a cluster of faces) it belongs to; nil until clustered or once forgotten.
     public var person: String?
-    /// The person's name, when known, and who gave it.
+    /// The person's name, when known (the user's, else what the files' XMP say), and `.user` when
+    /// the user gave it to this face's person.
     public var name: String?
     public var nameSource: NameSource?
+    /// The name this photo's own XMP gives this face (a named region over it, or the one
+    /// `PersonInImage` of a one-face photo): evidence, kept even when the user names the person
+    /// otherwise (the file's name then no longer shows in `persons`).
+    public var xmpName: String?
     /// `people forget FACE`: not a person the user wants; never clustered or named again.
     public var forgotten: Bool?
 
@@ -60,9 +65,11 @@ public struct DetectedFace: Codable, Equatable, Sendable {
     public enum NameSource: String, Codable, Sendable { case user, xmp }
 
     public init(x: Double, y: Double, w: Double, h: Double, descriptor: FaceDescriptor? = nil,
-                person: String? = nil, name: String? = nil, nameSource: NameSource? = nil, forgotten: Bool? = nil) {
+                person: String? = nil, name: String? = nil, nameSource: NameSource? = nil, xmpName: String? = nil,
+                forgotten: Bool? = nil) {
         self.x = x; self.y = y; self.w = w; self.h = h; self.descriptor = descriptor
-        self.person = person; self.name = name; self.nameSource = nameSource; self.forgotten = forgotten
+        self.person = person; self.name = name; self.nameSource = nameSource; self.xmpName = xmpName
+        self.forgotten = forgotten
     }
 
     public var isForgotten: Bool { forgotten == true }
@@ -75,7 +82,7 @@ public struct DetectedFace: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case x, y, w, h, descriptor, person, name, nameSource = "name_source", forgotten
+        case x, y, w, h, descriptor, person, name, nameSource = "name_source", xmpName = "xmp_name", forgotten
     }
 }
 
