@@ -38,7 +38,9 @@ import TestSupport
     }
 
     @Test func facesFoundMatchTheRollsGroundTruth() throws {
-        let (made, cli, _) = try Self.analysed.get()
+        let made = try TestRoll.make(seed: 22, count: 60, arguments: ["--portraits", "0.5"])
+        let cli = try ShoeboxCLI.scanned(made)
+        _ = try cli.json(["analyze"])
         let assets = try cli.assetsByPath()
         // Photos a person would call clear: the roll's heavy degradations (blur, noise or a flat
         // exposure at level 2–3) make faces that no detector is asked to find here.
