@@ -127,6 +127,8 @@ final class AnalysisQueue: @unchecked Sendable {
     private let shouldStop: @Sendable () -> Bool
     private let maxWaiting = 32
     private var cancelled = false
+    /// Workers start no file before this (the watcher is busy indexing: see `pause(until:)`).
+    private var pausedUntil = Date.distantPast
 
     /// Why a worker could not make its analyser (the face models are missing), or nil.
     private(set) var startFailure: String? {
@@ -183,6 +185,13 @@ final class AnalysisQueue: @unchecked Sendable {
         return batch
     }
 
+    /// Workers start no new file until `date` (those in hand finish): indexing comes first.
+    func pause(until date: Date) {
+        condition.lock()
+        pausedUntil = max(pausedUntil, date)
+        condition.unlock()
+    }
+
     /// No file is started any more (the run failed or stops); those in hand finish.
     func cancel() {
         condition.lock()
@@ -219,7 +228,10 @@ final class AnalysisQueue: @unchecked Sendable {
     private func take() -> Asset? {
         condition.lock()
         defer { condition.unlock() }
-        while ready.count >= maxWaiting && !cancelled && !shouldStop() { condition.wait(until: Date().addingTimeInterval(0.2)) }
+        while (ready.count >= maxWaiting || Date() < pausedUntil) && !cancelled && !shouldStop() {
+            let now = Date()
+            condition.wait(until: pausedUntil > now ? pausedUntil : now.addingTimeInterval(0.2))
+        }
         guard nextIndex < work.count, !cancelled, !shouldStop() else { return nil }
         defer { nextIndex += 1 }
         return work[nextIndex]

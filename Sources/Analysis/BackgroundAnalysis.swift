@@ -12,6 +12,12 @@ public final class BackgroundAnalysis {
     /// Files changed since the work in hand was listed: list again when it is done.
     private var needsListing = true
     private var stopped = false
+    /// When files last arrived or changed: analysis waits for `quietSeconds` after it, so that a
+    /// bulk drop is indexed with both cores before any decoding starts.
+    private var lastChange = Date.distantPast
+    /// While workers run: when to store what they finished next.
+    private var nextDrain = Date.distantPast
+    public var quietSeconds = 2.0
     /// Said once when the analyser cannot start (the face models are missing).
     public private(set) var startFailure: String?
 
@@ -20,19 +26,31 @@ public final class BackgroundAnalysis {
         runner.background = true
     }
 
-    /// Files arrived or changed: they are listed after the work in hand.
-    public func filesChanged() { needsListing = true }
+    /// Files arrived or changed: they are listed after the work in hand, and the workers pause
+    /// until the watcher has been quiet for `quietSeconds`.
+    public func filesChanged() {
+        needsListing = true
+        lastChange = Date()
+        queue?.pause(until: lastChange.addingTimeInterval(quietSeconds))
+    }
 
-    /// Whether `step` has something to do now or soon.
-    public var isBusy: Bool { queue != nil || (needsListing && startFailure == nil && !stopped) }
+    /// When `step` is wanted next: soon while workers run (to store what they finish), after the
+    /// quiet period when files changed, else never.
+    public var nextStep: Date? {
+        if queue != nil { return nextDrain }
+        guard needsListing, startFailure == nil, !stopped else { return nil }
+        return lastChange.addingTimeInterval(quietSeconds)
+    }
 
     /// Called on the watcher's thread with the writer lock held, between batches of changes:
     /// stores what the workers finished, starts on new work when idle. Returns what was stored
     /// (for the watcher's log).
     public func step() throws -> AnalysisRunner.Report {
         var report = AnalysisRunner.Report()
+        nextDrain = Date().addingTimeInterval(0.25)
         if queue == nil {
-            guard needsListing, startFailure == nil, !stopped else { return report }
+            guard needsListing, startFailure == nil, !stopped,
+                  Date().timeIntervalSince(lastChange) >= quietSeconds else { return report }
             needsListing = false
             let work = try runner.pending()
             guard !work.isEmpty else { return report }

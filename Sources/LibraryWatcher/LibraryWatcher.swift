@@ -158,7 +158,9 @@ public final class LibraryWatcher: @unchecked Sendable {
     private func nextWake() -> Date? {
         switch pause {
         case .running:
-            let idle = idleWork?.isBusy == true ? Date().addingTimeInterval(IdleWorkTiming.interval) : nil
+            // Never a wake-up in the past (the loop would spin while idle work cannot step:
+            // before the start-up scan, while events keep coming).
+            let idle = ready ? idleWork?.nextStep.map { max($0, Date().addingTimeInterval(0.05)) } : nil
             return [renames.nextDeadline, removals.due, rechecks.nextDue, schedule.nextDeadline, idle].compactMap { $0 }.min()
         case .rootGone:
             return renames.nextDeadline
@@ -303,7 +305,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// One step of the idle work under the writer lock; its failures are logged, never fatal
     /// (indexing goes on; the work is tried again after the next change).
     private func doIdleWork() {
-        guard let work = idleWork, work.isBusy, case .running = pause, ready else { return }
+        guard let work = idleWork, let due = work.nextStep, due <= Date(), case .running = pause, ready else { return }
         do {
             if let line = try withWriterLock({ try work.step() }) ?? nil { logger.info("\(line)") }
         } catch {

@@ -72,7 +72,7 @@ final class WatchAnalysis: IdleWork {
 
     init(_ analysis: BackgroundAnalysis) { self.analysis = analysis }
 
-    var isBusy: Bool { analysis.isBusy }
+    var nextStep: Date? { analysis.nextStep }
 
     func filesChanged() { analysis.filesChanged() }
 
