@@ -361,6 +361,14 @@ class Harness:
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
             measure("scan", "scan")
+            # analyze: of files made for it; people: a name given to the first person found.
+            for _ in range(3):
+                self.write_new("Calibration", False)
+            self.run("scan")
+            measure("analyze", "analyze")
+            people = self.json("people", "list")
+            if people:
+                measure("people", "people", "name", people[0]["id"], f"Calibration {round}")
         # purge: on files made for it (the originals of the roll are not for calibration).
         in_trash = {}
         for measure in rounds[1:]:
@@ -607,7 +615,7 @@ class Harness:
     def op_people(self):
         """Names a person, or merges two: every photo of theirs is written again."""
         people = self.json("people", "list")
-        if not people:
+        if not people or "people" not in self.durations:
             return None
         if len(people) >= 2 and self.rng.random() < 0.3:
             a, b = self.rng.sample(people, 2)

@@ -12,8 +12,14 @@ struct JSONContractEndToEndTests {
         "id", "path", "kind", "format", "size", "width", "height", "taken_at", "taken_at_source", "year", "gps", "place",
         "persons", "faces", "score", "is_utility", "sha256", "similar_group", "duplicate_of", "live_video", "state",
         "orientation", "make", "model", "duration", "mtime", "first_seen", "trash_name", "deletion_date",
-        "xmp_sidecar", "rating", "keywords", "raw_type", "raw_file",
+        "xmp_sidecar", "rating", "keywords", "raw_type", "raw_file", "analyzed", "damaged", "phash",
     ]
+    /// A face: `name` and `person` only when known.
+    static let face: Set<String> = ["x", "y", "w", "h", "source"]
+    static let faceOptional: Set<String> = ["name", "person"]
+    static let analyzeReport: Set<String> = ["analyzed", "damaged", "faces", "left", "problems"]
+    static let person: Set<String> = ["id", "name", "photos", "faces", "face"]
+    static let personFace: Set<String> = ["id", "asset_id", "x", "y", "w", "h"]
     static let fileProblem: Set<String> = ["path", "reason", "still_being_written"]
     static let scanCounts: Set<String> = [
         "added", "updated", "moved", "returned", "removed", "unchanged", "duplicates", "failed", "skipped", "warnings",
@@ -57,6 +63,27 @@ struct JSONContractEndToEndTests {
         for list in ["failed", "skipped", "warnings"] {
             for problem in try array(report[list]) { expectKeys(problem, fileProblem, "\(shape).\(list)[]") }
         }
+    }
+
+    @Test func theShapesOfAnalyzeAndPeople() throws {
+        let made = try TestRoll.sampleCopy()
+        let cli = try ShoeboxCLI.scanned(made)
+        let report = try Self.object(try cli.json(["analyze"]))
+        Self.expectKeys(report, Self.analyzeReport, "analyze")
+        for p in try Self.array(report["problems"]) { Self.expectKeys(p, ["path", "reason", "still_being_written"], "analyze.problems[]") }
+        var faces = 0
+        for a in try Self.array(try cli.json(["list"])) {
+            for f in try Self.array(a["faces"]) { Self.expectKeys(f, Self.face, optional: Self.faceOptional, "list[].faces[]"); faces += 1 }
+        }
+        #expect(faces > 0)
+        let people = try Self.array(try cli.json(["people", "list"]))
+        #expect(!people.isEmpty)
+        for p in people {
+            Self.expectKeys(p, Self.person, "people list[]")
+            Self.expectKeys(try Self.object(p["face"]), Self.personFace, "people list[].face")
+        }
+        let named = try Self.object(try cli.json(["people", "name", people[0]["id"] as! String, "Someone"]))
+        Self.expectKeys(named, Self.person, "people name")
     }
 
     @Test func theShapesOfInitScanListShowRebuildAndDoctor() throws {

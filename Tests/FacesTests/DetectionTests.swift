@@ -43,17 +43,17 @@ import TestSupport
 
     /// The brief's measure on a generated roll: portraits of Ana (frontal, astronaut.jpg) and Tom
     /// (in profile, camera.jpg) cropped, scaled, turned by EXIF and degraded, among scenery that
-    /// has no face. Ana's manifest box is a face box like the detector's and must match at
-    /// IoU ≥ 0.5. HOG's box of Tom's profile sits on his eye, nose and mouth and stops short of his
-    /// ear: it overlaps the generator's box ~0.2 (head box, before main's redraw) or ~0.35 (brows to
-    /// chin, ear to nose, after it), so his are matched at IoU ≥ 0.15 — found, in the right place.
+    /// has no face; both at IoU ≥ 0.5 against the manifest's boxes (Tom's is the half of his face
+    /// that shows in profile, `scripts/camera_roll/catalogue.py`). Photos spoilt on purpose past
+    /// what a person would call clear (blur, noise or a flat exposure at level 2–3) are left out,
+    /// as in `AnalysisEndToEndTests`.
     @Test func aGeneratedRollsFacesAreFoundAtTheirGroundTruthBoxes() throws {
-        let roll = try TestRoll.make(seed: 5, count: 30, arguments: ["--portraits", "0.6", "--no-heic"])
+        let roll = try TestRoll.make(seed: 5, count: 70, arguments: ["--portraits", "0.6", "--no-heic"])
         defer { try? FileManager.default.removeItem(at: roll.root.deletingLastPathComponent()) }
         let detector = try FaceDetector()
         var frontal = DetectionScore(), profile = DetectionScore()
         var timings: [Double] = []
-        for entry in roll.entries where entry.kind == "photo" && entry.format == "jpeg" {
+        for entry in roll.entries where entry.kind == "photo" && entry.format == "jpeg" && (entry.degradation?.level ?? 0) <= 1 {
             let image = try TestImages.decode(roll.root.appendingPathComponent(entry.path))
             let start = Date()
             let found = try detector.detect(in: image)
@@ -62,13 +62,13 @@ import TestSupport
                 FaceBox(x: p.box[0] - p.box[2] / 2, y: p.box[1] - p.box[3] / 2, w: p.box[2], h: p.box[3])
             }
             if entry.persons.contains(where: { $0.name == "Tom" }) {
-                profile.add(found: found, truth: truth, minIoU: 0.15, label: entry.path)
+                profile.add(found: found, truth: truth, minIoU: 0.5, label: entry.path)
             } else {
                 frontal.add(found: found, truth: truth, minIoU: 0.5, label: entry.path)
             }
         }
         let perImage = timings.reduce(0, +) / Double(max(1, timings.count))
-        print("roll seed 5: frontal \(frontal); profile \(profile); \(timings.count) photos, \(Int(perImage * 1000)) ms each")
+        print("roll seed 5 (70 files): frontal \(frontal); profile \(profile); \(timings.count) photos, \(Int(perImage * 1000)) ms each")
         #expect(frontal.truePositives + frontal.falseNegatives >= 5, "too few frontal faces in the roll to measure")
         #expect(profile.truePositives + profile.falseNegatives >= 3, "too few profile faces in the roll to measure")
         #expect(frontal.precision >= 0.9 && frontal.recall >= 0.9, "frontal \(frontal): \(frontal.misses)")

@@ -37,6 +37,36 @@ struct WatcherTests {
         #expect(w.log.contains("added Inbox/new-1.jpg") && w.log.contains("moved Inbox/new-1.jpg → Inbox/renamed.jpg"))
     }
 
+    /// New photos are analysed in the background once the watcher is quiet: faces found, the
+    /// XMP name given to the person, thumbnails made — and a copy stripped of its XMP is named too.
+    @Test func newPhotosAreAnalysedInTheBackground() throws {
+        let w = try Watched.start()
+        defer { w.stop() }
+        // The start-up scan's files first, then a portrait of Ana named only by its face.
+        let everything = try w.cli.assetsByPath()
+        try w.waitForLog("analysed", timeout: 120)
+        let portrait = try #require(try TestRoll.sampleLibrary().entries.first { e in
+            e.format == "jpeg" && e.persons.count == 1 && e.persons[0].name == "Ana"
+        })
+        try FileManager.default.createDirectory(at: w.url("Inbox"), withIntermediateDirectories: true)
+        let copy = w.url("Inbox/ana-copy.jpg")
+        try FileManager.default.copyItem(at: TestRoll.repositoryRoot.appendingPathComponent("sample-library/" + portrait.path), to: copy)
+        try TestRoll.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-XMP:all=", copy.path])
+        let deadline = Date().addingTimeInterval(120)
+        var shown: [String: Any] = [:]
+        while Date() < deadline {
+            shown = (try? w.cli.json(["show", "Inbox/ana-copy.jpg"]) as? [String: Any]) ?? [:]
+            if shown["analyzed"] as? Bool == true { break }
+            usleep(200_000)
+        }
+        #expect(shown["analyzed"] as? Bool == true, "not analysed: \(w.log.suffix(2000))")
+        #expect(shown["persons"] as? [String] == ["Ana"], "\(shown["persons"] ?? "nil")")
+        let id = try #require(shown["id"] as? String), sha = try #require(shown["sha256"] as? String)
+        #expect(FileManager.default.fileExists(atPath: w.url(".shoebox/thumbs/\(id.prefix(2))/\(id).\(sha.prefix(16)).256.jpg").path))
+        #expect(try w.cli.assetsByPath().values.filter { $0["analyzed"] as? Bool != true }.isEmpty,
+                "\(everything.count) files at start")
+    }
+
     @Test func moveOutAndBackKeepsTheId() throws {
         let w = try Watched.start()
         defer { w.stop() }
