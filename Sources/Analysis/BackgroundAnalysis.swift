@@ -37,7 +37,8 @@ public final class BackgroundAnalysis {
     /// When `step` is wanted next: soon while workers run (to store what they finish), after the
     /// quiet period when files changed, else never.
     public var nextStep: Date? {
-        if queue != nil { return nextDrain }
+        // Nothing stored either while files keep changing: the watcher's batches come first.
+        if queue != nil { return max(nextDrain, lastChange.addingTimeInterval(quietSeconds)) }
         guard needsListing, startFailure == nil, !stopped else { return nil }
         return lastChange.addingTimeInterval(quietSeconds)
     }

@@ -148,8 +148,12 @@ public final class LiveUpdater {
     /// The index's file records, read again only when someone else wrote the index since this
     /// updater's last write (a CLI command between two batches, or the first batch).
     private func loadKnownFilesIfStale() throws {
-        if known != nil, let mine = writer.generationAfterLastWrite, try index.generation() == mine { return }
+        let generation = try index.generation()
+        if known != nil, let mine = writer.generationAfterLastWrite, generation == mine { return }
+        // The generation is read before the records: a write between the two makes the next
+        // batch read them again (never a view older than it claims).
         known = KnownFiles(try index.fileRecords(includingTrashed: true))
+        writer.viewRead(atGeneration: generation)
     }
 
     // MARK: Arrivals

@@ -20,7 +20,9 @@ public final class AssetWriter {
     var didCommit: (([Asset]) -> Void)?
     var didForget: (([AssetID]) -> Void)?
     /// The index's generation after this writer's last write: when the index still has it, no
-    /// other process wrote since, and views that followed this writer are current.
+    /// other process wrote since, and views that followed this writer are current. Nil when
+    /// another process had written just before this writer's last write (a view that followed
+    /// only this writer's commits would miss that one: it must read the index again).
     private(set) var generationAfterLastWrite: String?
 
     public init(library: Library, index: Index) {
@@ -33,11 +35,12 @@ public final class AssetWriter {
     /// Writes `assets` as one durable batch: journal, sidecars, index, end of journal.
     public func commit(_ assets: [Asset]) throws {
         guard !assets.isEmpty else { return }
+        let before = try index.generation()
         try journal.begin(assets.map(\.id))
         try sidecars.writeBatch(assets)
         try index.save(assets)
         journal.end()
-        generationAfterLastWrite = try index.generation()
+        noteOwnWrite(after: before)
         didCommit?(assets)
     }
 
@@ -82,11 +85,26 @@ public final class AssetWriter {
     func forget(_ ids: [AssetID]) throws {
         guard !ids.isEmpty else { return }
         try library.files.removeFiles(ids.map(SidecarStore.fileName(of:)), inFolder: LibraryLayout.sidecarsFolder)
+        let before = try index.generation()
         try index.delete(ids)
-        generationAfterLastWrite = try index.generation()
+        noteOwnWrite(after: before)
         // A cache: what a failure here leaves is only disk space, which `cache clear` returns.
         try? ThumbnailStore(library: library).removeAll(of: ids)
         didForget?(ids)
+    }
+
+    /// Keeps `generationAfterLastWrite` only while this writer's writes follow each other with
+    /// nobody else's between (e.g. the watcher's background analysis storing results after a
+    /// `shoebox trash` from the command line).
+    private func noteOwnWrite(after before: String) {
+        let after = try? index.generation()
+        generationAfterLastWrite = before == generationAfterLastWrite ? after : nil
+    }
+
+    /// A view that follows this writer (the live updater's file records) was just read whole from
+    /// the index at `generation`: from there on, this writer's own commits keep it current.
+    func viewRead(atGeneration generation: String) {
+        generationAfterLastWrite = generation
     }
 
     /// Replays a batch a crash interrupted: every sidecar the journal names goes into the index as it is.
