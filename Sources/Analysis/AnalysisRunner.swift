@@ -28,11 +28,14 @@ public final class AnalysisRunner {
         public var faces = 0
         /// Assets left for a later run (stopped early or the file changed while it was read).
         public var left = 0
+        /// Files not analysed in this run, with why (unreadable, changed since the last scan):
+        /// they stay pending, and the run says so instead of waiting for them.
+        public var notAnalysed: [FileProblem] = []
 
         /// Adds a later run's figures (its `left` replaces this one's).
         public mutating func add(_ other: Report) {
             analysed += other.analysed; damaged += other.damaged; faces += other.faces
-            problems += other.problems; left = other.left
+            problems += other.problems; left = other.left; notAnalysed = other.notAnalysed
         }
 
         mutating func add(_ stored: [(path: String, analysis: AssetAnalysis)]) {
@@ -109,6 +112,7 @@ public final class AnalysisRunner {
         }
         if let failure = queue.startFailure, report.analysed == 0 { throw ShoeboxError(.notFound, failure) }
         report.left = work.count - report.analysed
+        report.notAnalysed = queue.notAnalysed
         if store?.changedPeople == true { try withWriterLock { try writer.afterChange(regroup: false) } }
         return report
     }
@@ -118,6 +122,13 @@ public final class AnalysisRunner {
 /// `2 × batch` results are waiting to be stored, so memory stays flat whatever the library size.
 final class AnalysisQueue: @unchecked Sendable {
     struct Result { var asset: Asset; var outcome: FileAnalysis? }
+
+    /// The files a worker could not analyse, with why (in the order met).
+    var notAnalysed: [FileProblem] {
+        condition.lock(); defer { condition.unlock() }
+        return skipped
+    }
+    private var skipped: [FileProblem] = []
 
     private let condition = NSCondition()
     private var nextIndex = 0
@@ -209,8 +220,11 @@ final class AnalysisQueue: @unchecked Sendable {
 
     private func runWorker(with analyzer: any FileAnalyzing, library: Library) {
         while let asset = take() {
-            let outcome = Self.analyze(asset, with: analyzer, library: library)
+            var outcome: FileAnalysis?
+            var reason: String?
+            do { outcome = try Self.analyze(asset, with: analyzer, library: library) } catch { reason = "\(error)" }
             condition.lock()
+            if let reason { skipped.append(FileProblem(path: asset.path, reason: reason)) }
             ready.append(Result(asset: asset, outcome: outcome))
             condition.broadcast()
             condition.unlock()
@@ -237,15 +251,24 @@ final class AnalysisQueue: @unchecked Sendable {
         return work[nextIndex]
     }
 
-    /// The file opened through the confined layer, checked to be the one the index describes
-    /// (nil when it changed since: the next scan reads it, then it is analysed).
-    static func analyze(_ asset: Asset, with analyzer: any FileAnalyzing, library: Library) -> FileAnalysis? {
-        guard let fd = try? library.files.open(asset.path, O_RDONLY | O_CLOEXEC) else { return nil }
+    /// The file opened through the confined layer, checked to be the one the index describes.
+    /// Throws one line saying why not: the file cannot be opened (permissions, a link or a fifo
+    /// in its place) or changed since the last scan (the next scan reads it, then it is analysed).
+    static func analyze(_ asset: Asset, with analyzer: any FileAnalyzing, library: Library) throws -> FileAnalysis {
+        // Non-blocking: a fifo put in a photo's place must not hold a worker forever.
+        let fd: Int32
+        do { fd = try library.files.open(asset.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } catch let e as ShoeboxError {
+            throw ShoeboxError(e.code, "not analysed: \(e.message.replacingOccurrences(of: asset.path + ": ", with: ""))")
+        }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size) == asset.size,
-              UInt64(st.st_ino) == asset.inode,
-              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else { return nil }
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ShoeboxError(.io, "not analysed: it is no longer a regular file; run `shoebox scan`")
+        }
+        guard Int64(st.st_size) == asset.size, UInt64(st.st_ino) == asset.inode,
+              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else {
+            throw ShoeboxError(.io, "not analysed: it changed since the last scan; run `shoebox scan`, then it is analysed")
+        }
         return analyzer.analyze(asset, fileDescriptor: fd)
     }
 

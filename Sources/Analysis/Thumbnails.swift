@@ -19,8 +19,9 @@ public enum Thumbnails {
         guard asset.state == .present else {
             throw ShoeboxError(.notFound, "\(asset.path) is \(asset.state.rawValue): there is no file to make a thumbnail from")
         }
-        guard let made = AnalysisQueue.analyze(asset, with: try PixelAnalyzer(stages: .thumbnails), library: library) else {
-            throw ShoeboxError(.notFound, "\(asset.path) changed since it was indexed; run `shoebox scan` first")
+        let made: FileAnalysis
+        do { made = try AnalysisQueue.analyze(asset, with: try PixelAnalyzer(stages: .thumbnails), library: library) } catch let e as ShoeboxError {
+            throw ShoeboxError(e.code, "\(asset.path): \(e.message)")
         }
         guard !made.thumbnails.isEmpty else {
             throw ShoeboxError(.io, "\(asset.path): \(made.analysis.problem ?? "no thumbnail could be made")")

@@ -51,19 +51,41 @@ struct Analyze: ParsableCommand {
             runner.storesResults = stages == nil
             let bar = Terminal.ProgressBar(label: "Analysing")
             var report = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
-            while wait, try !runner.pending().isEmpty {
+            var stuck = StuckFiles()
+            while wait, try stuck.worthWaiting(pending: runner.pending(), after: report) {
                 usleep(200_000)
                 let more = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
                 report.add(more)
             }
             bar.finish()
             if output.json { try output.print(AnalyzeReportJSON(report)) }
-            for p in report.problems { Terminal.problem(p) }
+            for p in report.problems + report.notAnalysed { Terminal.problem(p) }
             if !output.json {
                 Terminal.message("\(report.analysed) analysed, \(report.faces) face\(report.faces == 1 ? "" : "s") found"
                     + (report.damaged > 0 ? ", \(report.damaged) damaged" : "") + (report.left > 0 ? ", \(report.left) left for later" : ""))
             }
         }
+    }
+}
+
+/// When `analyze --wait` stops waiting: once nothing is pending, or when all that is pending are
+/// files the last run could not analyse (unreadable, or changed since the last scan) and no
+/// watcher has made them analysable within `patience` (a watcher indexes a changed file within
+/// a few seconds; an unreadable one waits for the user).
+struct StuckFiles {
+    var patience: TimeInterval = 5
+    private var since: Date?
+
+    mutating func worthWaiting(pending: [Asset], after report: AnalysisRunner.Report) -> Bool {
+        guard !pending.isEmpty else { return false }
+        let skipped = Set(report.notAnalysed.map(\.path))
+        guard pending.allSatisfy({ skipped.contains($0.path) }) else {
+            since = nil
+            return true
+        }
+        let start = since ?? Date()
+        since = start
+        return Date().timeIntervalSince(start) < patience
     }
 }
 

@@ -109,6 +109,41 @@ import TestSupport
         #expect(third["analyzed"] as? Int == 0)
     }
 
+    /// A file changed since the last scan, and a fifo put in a photo's place (nothing is
+    /// watching): `analyze --wait` analyses the rest, names each of the two in one line and
+    /// returns — it once waited for them forever, and a fifo held a worker in `open`.
+    @Test func waitReturnsWithFilesItCannotAnalyseNamed() throws {
+        let made = try TestRoll.make(seed: 34, count: 6, arguments: ["--no-heic"])
+        let cli = try ShoeboxCLI.scanned(made)
+        let photos = made.entries.filter { $0.kind == "photo" && $0.format == "jpeg" }.map(\.path)
+        let changed = photos[0], fifo = photos[1]
+        let handle = try FileHandle(forWritingTo: made.root.appendingPathComponent(changed))
+        handle.seekToEndOfFile()
+        handle.write(Data(repeating: 0, count: 100))
+        try handle.close()
+        try FileManager.default.removeItem(at: made.root.appendingPathComponent(fifo))
+        #expect(mkfifo(made.root.appendingPathComponent(fifo).path, 0o644) == 0)
+        let started = Date()
+        let r = try TestRoll.run("/usr/bin/timeout", ["120", ShoeboxCLI.binary, "analyze", "--wait", "--json", "--library", cli.library.path],
+                                 environment: ProcessInfo.processInfo.environment.filter { $0.key != "SHOEBOX_LIBRARY" }, allowFailure: true)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60, "analyze --wait took \(Date().timeIntervalSince(started)) s")
+        for path in [changed, fifo] {
+            let lines = r.stderr.split(separator: "\n").filter { $0.contains(path) }
+            #expect(lines.count == 1 && lines.allSatisfy { $0.contains("not analysed") }, "\(path): \(r.stderr)")
+        }
+        let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(report["left"] as? Int == 2)
+        #expect((report["problems"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }.sorted() == [changed, fifo].sorted())
+        let assets = try cli.assetsByPath()
+        #expect(assets.filter { $0.value["analyzed"] as? Bool != true }.keys.sorted() == [changed, fifo].sorted())
+        // After a scan the changed file is analysed; the fifo is no longer a photo of the library.
+        #expect(try cli.run(["scan"]).status == 0)
+        let again = try cli.json(["analyze", "--wait"]) as! [String: Any]
+        #expect(again["left"] as? Int == 0)
+        #expect(try cli.assetsByPath()[changed]?["analyzed"] as? Bool == true)
+    }
+
     @Test func cacheClearEmptiesTheThumbnailsAndTheyAreMadeAgainOnDemand() throws {
         let made = try TestRoll.make(seed: 33, count: 5, arguments: ["--no-heic"])
         let cli = try ShoeboxCLI.scanned(made)

@@ -47,6 +47,6 @@ public struct AnalyzeReportJSON: PublicJSONShape, Sendable {
     var problems: [FileProblemJSON]
 
     public init(_ r: AnalysisRunner.Report) {
-        analyzed = r.analysed; damaged = r.damaged; faces = r.faces; left = r.left; problems = r.problems.map(FileProblemJSON.init)
+        analyzed = r.analysed; damaged = r.damaged; faces = r.faces; left = r.left; problems = (r.problems + r.notAnalysed).map(FileProblemJSON.init)
     }
 }
