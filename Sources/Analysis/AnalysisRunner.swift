@@ -53,7 +53,7 @@ public final class AnalysisRunner {
     public var batchSize = 16
     /// False: analyse and count, store nothing (the benchmark's thumbnails-only measurement).
     public var storesResults = true
-    /// Background work (under `watch`): the worker threads run at `nice` 10 and idle I/O priority.
+    /// Background work (under `watch`): the worker threads run under SCHED_IDLE and idle I/O priority.
     public var background = false
 
     /// Runs a batch's storing with the writer lock held.
@@ -273,7 +273,8 @@ final class AnalysisQueue: @unchecked Sendable {
     }
 
     /// Analysis is background work: below indexing and the user's programs, for CPU and disk
-    /// (`nice` 10 and the idle I/O class, for this thread only).
-    static func lowerPriority() { _ = shoebox_background_thread() }
+    /// (SCHED_IDLE, `nice` 10 and the idle I/O class, for this thread only). Best effort: where the system refuses (a sandbox without `sched_setscheduler`), analysis
+    /// runs at normal priority, which costs speed, not correctness.
+    @discardableResult static func lowerPriority() -> Bool { shoebox_background_thread() == 0 }
 }
 

@@ -72,11 +72,27 @@ int shoebox_lstat_beneath(int dirfd, const char *path, struct stat *st) {
 }
 
 #include <sys/resource.h>
+#include <sched.h>
 
 int shoebox_background_thread(void) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
     int failed = setpriority(PRIO_PROCESS, (id_t)tid, 10);
+    /* SCHED_IDLE: runs only when a core has nothing else to run. `nice` 10 alone still takes
+       about a tenth of a core from the indexer beside it (CFS weights 110 against 1024), and
+       with two workers on two cores that slowed a watcher's bulk drop measurably (docs/BENCHMARKS.md). */
+    struct sched_param none = {0};
+    if (sched_setscheduler(0, SCHED_IDLE, &none) != 0) failed = -1;
     /* ioprio_set(IOPRIO_WHO_PROCESS, tid, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0)): glibc has no wrapper. */
     if (syscall(SYS_ioprio_set, 1, tid, 3 << 13) != 0) failed = -1;
     return failed ? -1 : 0;
+}
+
+int shoebox_thread_priority(int *policy, int *nice_value, int *io_class) {
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    *policy = sched_getscheduler(0);
+    errno = 0;
+    *nice_value = getpriority(PRIO_PROCESS, (id_t)tid);
+    long io = syscall(SYS_ioprio_get, 1, tid);
+    *io_class = io < 0 ? -1 : (int)(io >> 13);
+    return (*policy < 0 || io < 0) ? -1 : 0;
 }

@@ -28,9 +28,13 @@ int shoebox_open_beneath(int dirfd, const char *path, int flags, unsigned mode);
 /// folder on the way fails with ELOOP.
 int shoebox_lstat_beneath(int dirfd, const char *path, struct stat *st);
 
-/// Lowers the calling thread (not the process) to background priority: `nice` 10 for the CPU and
-/// the idle I/O class (ioprio_set IOPRIO_CLASS_IDLE), so analysis never delays indexing or the
-/// user's programs. Returns 0, or -1 when either could not be set (errno).
+/// Lowers the calling thread (not the process) to background priority: the SCHED_IDLE policy
+/// (and `nice` 10) for the CPU and the idle I/O class (ioprio_set IOPRIO_CLASS_IDLE), so analysis
+/// never delays indexing or the user's programs. Returns 0, or -1 when any could not be set (errno).
 int shoebox_background_thread(void);
+
+/// The calling thread's scheduling policy (SCHED_*), nice value and I/O priority class
+/// (IOPRIO_CLASS_*: 3 idle): how a test sees what `shoebox_background_thread` set. 0, or -1.
+int shoebox_thread_priority(int *policy, int *nice_value, int *io_class);
 
 #endif
