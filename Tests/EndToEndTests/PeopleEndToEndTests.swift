@@ -86,6 +86,27 @@ import TestSupport
         #expect((try Self.people(cli).first { $0["id"] as? String == tomID }?["photos"] as? Int ?? 0) < merged["photos"] as! Int)
     }
 
+    /// Naming by a face (`<asset id>#n`, as `show` and `people list` print it) names the whole
+    /// person, and the photo's own bytes never change: names live in Shoebox's sidecars.
+    @Test func namingAFaceNamesItsPersonAndLeavesThePhotoAlone() throws {
+        let (made, cli) = try Self.analysedRoll()
+        let ana = try #require(try Self.people(cli).first { $0["name"] as? String == "Ana" })
+        let face = ana["face"] as! [String: Any]
+        let assetID = face["asset_id"] as! String
+        let photo = made.root.appendingPathComponent((try cli.json(["show", assetID]) as! [String: Any])["path"] as! String)
+        let bytesBefore = try Data(contentsOf: photo)
+        let r = try cli.json(["people", "name", face["id"] as! String, "Ana Lima"]) as! [String: Any]
+        #expect(r["id"] as? String == ana["id"] as? String && r["name"] as? String == "Ana Lima")
+        #expect(try cli.assetsByPath(["--person", "Ana Lima"]).count == ana["photos"] as? Int)
+        let album = cli.library.appendingPathComponent("Albums/People/Ana Lima")
+        let linked = try FileManager.default.contentsOfDirectory(atPath: album.path)
+        // Albums link one of byte-identical copies (SPEC): the person's photos less their copies.
+        let originals = try cli.assetsByPath(["--person", "Ana Lima"]).values.filter { $0["duplicate_of"] is NSNull || $0["duplicate_of"] == nil }
+        #expect(linked.count == originals.count && originals.count < ana["photos"] as! Int, "\(linked.sorted()) for \(originals.count) photos")
+        #expect(try Data(contentsOf: photo) == bytesBefore, "the photo itself was written")
+        #expect(try cli.run(["scan"]).stdout.contains("0 updated"))
+    }
+
     @Test func badPeopleArgumentsSayWhatIsWrong() throws {
         let (_, cli) = try Self.analysedRoll()
         let unknown = try cli.run(["people", "name", "p999", "X"])
