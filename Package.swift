@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Faces", "Metadata", "CSystem",
             .product(name: "Logging", package: "swift-log")]),
 
-        // Face detection (dlib HOG, OpenCV Haar), alignment, 128-d descriptors and chinese whispers
+        // Face detection (CenterFace through OpenCV's dnn; dlib HOG and OpenCV Haar for comparison), alignment, 128-d descriptors and chinese whispers
         // behind a plain C header. dlib is always compiled optimised: its network at -O0 is tens of
         // times slower, too slow even for tests.
         .target(name: "CVision",
@@ -79,6 +79,7 @@ let package = Package(
                 linkerSettings: [
                     .linkedLibrary("dlib"), .linkedLibrary("openblas"), .linkedLibrary("lapack"),
                     .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_objdetect"),
+                    .linkedLibrary("opencv_dnn"),
                 ]),
 
         // Faces in decoded pixels: where they are, who they look like, which ones are one person.

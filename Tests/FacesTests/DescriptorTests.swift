@@ -43,10 +43,9 @@ import Testing
     }
 
     /// The face of each view, described. Identity is what is measured here, not detection: the
-    /// detector runs with a lower threshold (Tom in profile is a marginal face for HOG) and the
     /// box taken is the one over the known face.
     static func descriptors(_ views: [View], _ recognizer: FaceRecognizer) throws -> [[Float]] {
-        let detector = try FaceDetector(adjustThreshold: -0.6)
+        let detector = try FaceDetector()
         return try views.enumerated().map { i, view in
             let faces = try detector.detect(in: view.image)
             let (cx, cy) = view.faceCentre

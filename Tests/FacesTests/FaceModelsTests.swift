@@ -15,8 +15,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
         let error = #expect(throws: FaceError.self) { try FaceModels.locate(in: [a, b]) }
         let text = error.map(String.init(describing:)) ?? ""
-        #expect(text.contains(FaceModels.shapePredictorName))
-        #expect(text.contains(FaceModels.descriptorNetworkName))
+        for name in [FaceModels.detectorNetworkName, FaceModels.shapePredictorName, FaceModels.descriptorNetworkName] {
+            #expect(text.contains(name))
+        }
         #expect(text.contains(a.path) && text.contains(b.path))
         #expect(text.contains("scripts/install-deps"))
     }
@@ -25,6 +26,7 @@ import Testing
         let dir = try Self.emptyFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("x".utf8).write(to: dir.appendingPathComponent(FaceModels.shapePredictorName))
+        try Data("x".utf8).write(to: dir.appendingPathComponent(FaceModels.detectorNetworkName))
         #expect(throws: FaceError.modelsMissing(files: [FaceModels.descriptorNetworkName], searched: [dir.path])) {
             try FaceModels.locate(in: [dir])
         }
@@ -39,12 +41,14 @@ import Testing
     @Test func anInvalidModelFileIsAnErrorNamingItNotACrash() throws {
         let dir = try Self.emptyFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for name in [FaceModels.shapePredictorName, FaceModels.descriptorNetworkName] {
-            try Data("not a dlib model".utf8).write(to: dir.appendingPathComponent(name))
+        for name in [FaceModels.detectorNetworkName, FaceModels.shapePredictorName, FaceModels.descriptorNetworkName] {
+            try Data("not a model".utf8).write(to: dir.appendingPathComponent(name))
         }
         let models = try FaceModels.locate(in: [dir])
         let error = #expect(throws: FaceError.self) { try FaceRecognizer(models: models) }
         #expect(error.map(String.init(describing:))?.contains(models.shapePredictor.path) == true)
+        let detector = #expect(throws: FaceError.self) { try FaceDetector(method: .centerFace(network: models.detectorNetwork.path)) }
+        #expect(detector.map(String.init(describing:))?.contains(models.detectorNetwork.path) == true)
     }
 
     @Test func aMissingCascadeIsAnErrorNamingIt() {

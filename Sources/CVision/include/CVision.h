@@ -15,13 +15,15 @@ extern "C" {
 #endif
 
 /// A face in pixels of the image passed in (top-left x/y), with the detector's confidence:
-/// dlib HOG's SVM score (0 at its default threshold) or OpenCV Haar's level weight.
+/// CenterFace's face score (0…1), dlib HOG's SVM score (0 at its default threshold) or OpenCV
+/// Haar's level weight.
 typedef struct {
     double x, y, w, h;
     double confidence;
 } cv_face_box;
 
 typedef struct cv_hog_detector cv_hog_detector;
+typedef struct cv_centerface_detector cv_centerface_detector;
 typedef struct cv_haar_detector cv_haar_detector;
 typedef struct cv_recognizer cv_recognizer;
 
@@ -36,6 +38,16 @@ void cv_hog_destroy(cv_hog_detector *d);
 // Returns how many faces were found (may exceed `max`), or -1 with `err` filled.
 int cv_hog_detect(cv_hog_detector *d, const uint8_t *rgb, int w, int h, double scale,
                   double adjust_threshold, cv_face_box *out, int max, char *err, size_t err_len);
+
+// CenterFace (a small network trained on WIDER FACE, MIT licence) from its ONNX file, run by
+// OpenCV's dnn module: the default detector, the one that finds the small faces of group photos.
+cv_centerface_detector *cv_centerface_create(const char *onnx_path, char *err, size_t err_len);
+void cv_centerface_destroy(cv_centerface_detector *d);
+
+// Same contract as cv_hog_detect; `threshold` is the network's face-centre score (0…1) a face
+// needs (0.5 measured: docs/faces.md); `confidence` in the boxes is that score.
+int cv_centerface_detect(cv_centerface_detector *d, const uint8_t *rgb, int w, int h, double scale,
+                         double threshold, cv_face_box *out, int max, char *err, size_t err_len);
 
 // OpenCV's Haar cascade from `cascade_path` (e.g. opencv-data's haarcascade_frontalface_alt2.xml).
 cv_haar_detector *cv_haar_create(const char *cascade_path, char *err, size_t err_len);
