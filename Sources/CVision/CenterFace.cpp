@@ -9,6 +9,7 @@
 // Decoding it is written here from that description of the model's outputs.
 #include "CVision.h"
 #include "ErrorText.hpp"
+#include "ScaledInput.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,7 +24,9 @@
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
+using cvision::scaled;
 using cvision::set_error;
+using cvision::valid_input;
 
 // OpenCV 4.6's ONNX import computes this network wrongly once its input size changes after a
 // first forward pass (measured: the astronaut's heat map has 16 cells over 0.5 at 512×512 on a
@@ -109,18 +112,9 @@ void cv_centerface_destroy(cv_centerface_detector *d) { delete d; }
 
 int cv_centerface_detect(cv_centerface_detector *d, const uint8_t *rgb, int w, int h, double scale,
                          double threshold, cv_face_box *out, int max, char *err, size_t err_len) {
-    if (rgb == nullptr || w <= 0 || h <= 0) {
-        set_error(err, err_len, "no pixels to detect faces in");
-        return -1;
-    }
-    if (!(scale > 0.01 && scale <= 8)) {
-        set_error(err, err_len, "detection scale out of range (0.01, 8]");
-        return -1;
-    }
+    if (!valid_input(rgb, w, h, scale, err, err_len)) return -1;
     try {
-        cv::Mat source(h, w, CV_8UC3, const_cast<uint8_t *>(rgb)), image;
-        if (scale == 1.0) image = source;
-        else cv::resize(source, image, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+        cv::Mat image = scaled(rgb, w, h, scale);
         // Padded with black to the network's multiple of 32 (no stretching: boxes keep the
         // photo's proportions).
         cv::Mat input;

@@ -2,6 +2,7 @@
 // both can be measured on the same photos (Faces picks the default).
 #include "CVision.h"
 #include "ErrorText.hpp"
+#include "ScaledInput.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -14,7 +15,9 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
+using cvision::scaled;
 using cvision::set_error;
+using cvision::valid_input;
 
 struct cv_hog_detector {
     dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
@@ -25,28 +28,6 @@ struct cv_haar_detector {
 };
 
 namespace {
-
-// The photo resized by `scale`: area averaging when reducing (no aliasing), bilinear when
-// enlarging. The caller's buffer is only read: OpenCV wraps it without copying.
-cv::Mat scaled(const uint8_t *rgb, int w, int h, double scale) {
-    cv::Mat source(h, w, CV_8UC3, const_cast<uint8_t *>(rgb));
-    if (scale == 1.0) return source;
-    cv::Mat result;
-    cv::resize(source, result, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
-    return result;
-}
-
-bool valid_input(const uint8_t *rgb, int w, int h, double scale, char *err, size_t err_len) {
-    if (rgb == nullptr || w <= 0 || h <= 0) {
-        set_error(err, err_len, "no pixels to detect faces in");
-        return false;
-    }
-    if (!(scale > 0.01 && scale <= 8)) {
-        set_error(err, err_len, "detection scale out of range (0.01, 8]");
-        return false;
-    }
-    return true;
-}
 
 // Boxes of the scaled image back in the caller's pixels, best first.
 int write_boxes(std::vector<cv_face_box> boxes, double scale, cv_face_box *out, int max) {
