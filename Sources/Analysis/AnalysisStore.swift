@@ -77,10 +77,14 @@ struct AnalysisStore {
 enum FaceEvidence {
     /// The same face in the asset's previous analysis (a re-analysis by a newer analyser, or an
     /// edit that kept the framing): its person, name and "forgotten" carry over.
+    /// A face is the same as an old one by `FaceMatching`'s rule (IoU ≥ 0.3, or the only old
+    /// face whose centre it holds): another detector's box of it sits differently (CenterFace's
+    /// reach the forehead, HOG's stopped at the brows).
     static func carryOver(from old: [DetectedFace], to faces: inout [DetectedFace]) {
         for i in faces.indices {
-            guard let match = old.max(by: { faces[i].overlap(with: $0) < faces[i].overlap(with: $1) }),
-                  faces[i].overlap(with: match) >= 0.5 else { continue }
+            let f = faces[i]
+            guard let j = FaceMatching.match(x: f.x, y: f.y, w: f.w, h: f.h, in: old) else { continue }
+            let match = old[j]
             faces[i].person = match.person
             faces[i].name = match.name
             faces[i].nameSource = match.nameSource == .user ? .user : nil

@@ -37,6 +37,52 @@ import TestSupport
         #expect((try cli.json(["analyze"]) as! [String: Any])["analyzed"] as? Int == 0)
     }
 
+    /// A library analysed by the previous analyser (dlib's HOG, whose boxes stopped at the brows)
+    /// is analysed again by the current one: every asset once, and what the user said stays —
+    /// a name given to a person, a face forgotten.
+    @Test func anUpgradedAnalyserKeepsTheUsersNamesAndForgottenFaces() throws {
+        let made = try TestRoll.make(seed: 21, count: 60, arguments: ["--portraits", "0.5", "--no-heic"])
+        let cli = try ShoeboxCLI.scanned(made)
+        _ = try cli.json(["analyze"])
+        let people = try cli.json(["people", "list"]) as! [[String: Any]]
+        let ana = try #require(people.first { $0["name"] as? String == "Ana" })
+        _ = try cli.json(["people", "name", ana["id"] as! String, "Ana Lima"])
+        let tom = try #require(people.first { $0["name"] as? String == "Tom" })
+        let forgotten = (tom["face"] as! [String: Any])["id"] as! String
+        #expect(try cli.run(["people", "forget", forgotten]).status == 0)
+        let before = try cli.assetsByPath(["--person", "Ana Lima"]).count
+        // Every sidecar as the previous analyser left it: version 1, each face boxed as HOG did
+        // (a smaller square from the brows down: IoU ~0.45 with the present box).
+        let sidecars = cli.library.appendingPathComponent(".shoebox/sidecars")
+        for name in try FileManager.default.contentsOfDirectory(atPath: sidecars.path) where name.hasSuffix(".json") {
+            let url = sidecars.appendingPathComponent(name)
+            var json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+            var asset = json["asset"] as! [String: Any]
+            guard var analysis = asset["analysis"] as? [String: Any] else { continue }
+            analysis["version"] = 1
+            analysis["faces"] = (analysis["faces"] as? [[String: Any]] ?? []).map { face in
+                var f = face
+                let x = f["x"] as! Double, y = f["y"] as! Double, w = f["w"] as! Double, h = f["h"] as! Double
+                f["x"] = x + 0.1 * w; f["w"] = 0.8 * w
+                f["y"] = y + 0.35 * h; f["h"] = 0.6 * h
+                return f
+            }
+            asset["analysis"] = analysis; json["asset"] = asset
+            try JSONSerialization.data(withJSONObject: json).write(to: url)
+        }
+        #expect(try cli.run(["rebuild"]).status == 0)
+        let total = try cli.assetsByPath().values.filter { $0["analyzed"] as? Bool == true }.count
+        #expect(total == 0, "every asset waits for the new analyser")
+        _ = try cli.json(["analyze"])
+        #expect(try cli.assetsByPath().values.allSatisfy { $0["analyzed"] as? Bool == true })
+        let after = try cli.json(["people", "list"]) as! [[String: Any]]
+        #expect(after.filter { $0["name"] as? String == "Ana Lima" }.count == 1, "\(after)")
+        #expect(try cli.assetsByPath(["--person", "Ana Lima"]).count == before)
+        let assetID = String(forgotten.prefix { $0 != "#" })
+        let faces = (try cli.json(["show", assetID]) as! [String: Any])["faces"] as? [[String: Any]] ?? []
+        #expect(!faces.contains { $0["person"] as? String == tom["id"] as? String }, "the forgotten face came back: \(faces)")
+    }
+
     @Test func aChangedFileGetsNewThumbnailsAndAPurgedOneTakesThemAlong() throws {
         let made = try TestRoll.make(seed: 36, count: 6, arguments: ["--no-heic"])
         let cli = try ShoeboxCLI.scanned(made)

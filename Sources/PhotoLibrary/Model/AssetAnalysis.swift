@@ -30,7 +30,9 @@ public struct AssetAnalysis: Codable, Equatable, Sendable {
 
     /// Raise when the analysis of a file would come out differently (a better detector, a new
     /// field): every asset analysed by an older version is analysed again.
-    public static let currentVersion = 1
+    /// 2: CenterFace replaced dlib's HOG as the detector (faces its boxes sit differently on,
+    /// and small ones HOG missed); names and "forgotten" carry over (`FaceEvidence.carryOver`).
+    public static let currentVersion = 2
 
     /// Does this record describe `asset`'s present content, made by the current analyser?
     public func isCurrent(for asset: Asset) -> Bool {
@@ -145,12 +147,19 @@ public struct AssetFace: Equatable, Sendable {
 public enum FaceMatching {
     /// The found face a tagged region stands for (see `addXMPNames`), or nil.
     public static func match(_ r: FaceRegion, in faces: [DetectedFace]) -> Int? {
-        if let best = faces.indices.max(by: { faces[$0].overlap(x: r.x, y: r.y, w: r.w, h: r.h) < faces[$1].overlap(x: r.x, y: r.y, w: r.w, h: r.h) }),
-           faces[best].overlap(x: r.x, y: r.y, w: r.w, h: r.h) >= 0.3 { return best }
+        match(x: r.x, y: r.y, w: r.w, h: r.h, in: faces)
+    }
+
+    /// The face of `faces` that a box drawn another way stands for (a tagger's region, or the
+    /// same face found by an earlier detector, whose boxes sit differently): the one it overlaps
+    /// most at IoU ≥ 0.3, or else the only one whose centre it holds, sizes within 4×.
+    public static func match(x: Double, y: Double, w: Double, h: Double, in faces: [DetectedFace]) -> Int? {
+        if let best = faces.indices.max(by: { faces[$0].overlap(x: x, y: y, w: w, h: h) < faces[$1].overlap(x: x, y: y, w: w, h: h) }),
+           faces[best].overlap(x: x, y: y, w: w, h: h) >= 0.3 { return best }
         let inside = faces.indices.filter { i in
             let f = faces[i], cx = f.x + f.w / 2, cy = f.y + f.h / 2
-            let ratio = (f.w * f.h) / max(1e-9, r.w * r.h)
-            return cx >= r.x && cx <= r.x + r.w && cy >= r.y && cy <= r.y + r.h && ratio >= 0.25 && ratio <= 4
+            let ratio = (f.w * f.h) / max(1e-9, w * h)
+            return cx >= x && cx <= x + w && cy >= y && cy <= y + h && ratio >= 0.25 && ratio <= 4
         }
         return inside.count == 1 ? inside[0] : nil
     }
