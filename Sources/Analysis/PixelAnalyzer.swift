@@ -28,23 +28,20 @@ public final class PixelAnalyzer: FileAnalyzing {
     }
 
     private let stages: Stages
-    /// Photos up to the working size (a 500–1000-px group shot, a download): CenterFace at their
-    /// own size, where it finds faces of 20–40 px (all 24 hand-boxed group faces, docs/faces.md).
+    /// CenterFace: photos up to 768 px (a shared group shot, a download) at their own size
+    /// (`Scaling.centerFace`), where it finds faces of 20–40 px; camera-size photos on their
+    /// working image reduced to 512 px (`Scaling.cameraSize`: the pipeline's budget is ~80 ms of
+    /// CPU a photo). One detector for both, so one set of networks in memory per worker.
     private let detector: FaceDetector?
-    /// Camera-size photos: CenterFace on the working image reduced as `Scaling.cameraSize` says
-    /// (its time grows with the pixels; the pipeline's budget is ~80 ms of CPU a photo).
-    private let largeDetector: FaceDetector?
     private let recognizer: FaceRecognizer?
 
     /// Fails with one clear line when the face models are not installed.
     public init(stages: Stages = .all) throws {
         self.stages = stages
-        guard stages.contains(.faces) else { detector = nil; largeDetector = nil; recognizer = nil; return }
+        guard stages.contains(.faces) else { detector = nil; recognizer = nil; return }
         do {
             let models = try FaceModels.locate()
-            let network = FaceDetector.Method.centerFace(network: models.detectorNetwork.path)
-            detector = try FaceDetector(method: network)
-            largeDetector = try FaceDetector(method: network, scaling: .cameraSize)
+            detector = try FaceDetector(method: .centerFace(network: models.detectorNetwork.path))
             recognizer = try FaceRecognizer(models: models)
         } catch let e as FaceError {
             throw ShoeboxError(.notFound, e.description)
@@ -92,8 +89,8 @@ public final class PixelAnalyzer: FileAnalyzing {
     /// Faces with their descriptors, in reading order (top to bottom, then left to right by rows
     /// of about a face's height), so that `#1`, `#2`… name them the way a person reads the photo.
     func faces(in image: RGBImage, large: Bool) throws -> [DetectedFace] {
-        guard let detector = large ? largeDetector : detector, let recognizer else { return [] }
-        let boxes = try detector.detect(in: image)
+        guard let detector, let recognizer else { return [] }
+        let boxes = try detector.detect(in: image, scaling: large ? .cameraSize : .centerFace)
         guard !boxes.isEmpty else { return [] }
         let descriptors = try recognizer.descriptors(for: boxes, in: image)
         let found = zip(boxes, descriptors).map { b, d in

@@ -31,11 +31,16 @@ using cvision::valid_input;
 // OpenCV 4.6's ONNX import computes this network wrongly once its input size changes after a
 // first forward pass (measured: the astronaut's heat map has 16 cells over 0.5 at 512×512 on a
 // new net, 519 on a net that ran 384×384 before). So a net is made per input size, from the
-// model's bytes kept in memory (~18 ms), and the last few are kept: camera-size photos all come
-// at one or two sizes.
+// model's bytes kept in memory (~18 ms). A net holds its activations for its size (~55 MB at
+// 512×384, ~185 MB at 1024×768): the two last nets of camera-size inputs (512 px: landscape and
+// portrait, the sizes nearly every photo comes at) are kept; a net for a larger input is dropped
+// after use.
 struct cv_centerface_detector {
     std::vector<uchar> model;
     std::list<std::pair<cv::Size, cv::dnn::Net>> nets;  // most recently used first
+
+    static constexpr int kept_nets = 2;
+    static constexpr int kept_area = 512 * 512;
 
     cv::dnn::Net &net(cv::Size input) {
         for (auto it = nets.begin(); it != nets.end(); ++it) {
@@ -44,9 +49,13 @@ struct cv_centerface_detector {
                 return nets.front().second;
             }
         }
-        if (nets.size() >= 3) nets.pop_back();
+        if ((int)nets.size() >= kept_nets) nets.pop_back();
         nets.emplace_front(input, cv::dnn::readNetFromONNX(model));
         return nets.front().second;
+    }
+
+    void done_with(cv::Size input) {
+        if (input.area() > kept_area && !nets.empty() && nets.front().first == input) nets.pop_front();
     }
 };
 
@@ -93,7 +102,7 @@ cv_centerface_detector *cv_centerface_create(const char *onnx_path, char *err, s
         std::ifstream file(onnx_path ? onnx_path : "", std::ios::binary);
         d->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
         // Made once here so that an unreadable or invalid file fails now, in one line.
-        if (d->model.empty() || d->net(cv::Size(64, 64)).empty()) {
+        if (d->model.empty() || d->net(cv::Size(64, 64)).empty()) {  // (a 64×64 net is small)
             delete d;
             set_error(err, err_len, std::string("cannot load the face detector network ") + (onnx_path ? onnx_path : "(no path)"));
             return nullptr;
@@ -115,7 +124,7 @@ int cv_centerface_detect(cv_centerface_detector *d, const uint8_t *rgb, int w, i
     if (!valid_input(rgb, w, h, scale, err, err_len)) return -1;
     try {
         cv::Mat image = scaled(rgb, w, h, scale);
-        // Padded with black to the network's multiple of 32 (no stretching: boxes keep the
+        // Padded with black to a multiple of 64 (`padded`; no stretching: boxes keep the
         // photo's proportions).
         cv::Mat input;
         cv::copyMakeBorder(image, input, 0, padded(image.rows) - image.rows, 0, padded(image.cols) - image.cols,
@@ -130,6 +139,8 @@ int cv_centerface_detect(cv_centerface_detector *d, const uint8_t *rgb, int w, i
             return -1;
         }
         std::vector<Candidate> found = decode(outs, threshold);
+        outs.clear();
+        d->done_with(input.size());
         // Neighbouring cells over one face: keep the strongest of boxes overlapping by IoU ≥ 0.3.
         std::vector<cv::Rect2d> boxes;
         std::vector<float> scores;

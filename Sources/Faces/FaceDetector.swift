@@ -46,13 +46,16 @@ public final class FaceDetector {
             self.smallMaxUpsample = smallMaxUpsample
         }
 
-        /// CenterFace's: a photo at its own size up to 1024 px, larger ones reduced to it.
-        public static let centerFace = Scaling(longSide: 1024, maxUpsample: 1, smallSide: 0, smallMaxUpsample: 1)
+        /// CenterFace's: a photo at its own size up to 768 px, larger ones reduced to it (its net
+        /// for 768×576 holds ~100 MB while it runs, ~185 MB at 1024×768; a 22-px face of an
+        /// 800-px group photo is still 21 px at 768).
+        public static let centerFace = Scaling(longSide: 768, maxUpsample: 1, smallSide: 0, smallMaxUpsample: 1)
         /// CenterFace's for camera-size photos in the analysis pipeline, whose whole budget is
-        /// ~80 ms of CPU a photo (25 photos/s on two cores): 640 px long side (~80 ms; ~200 ms
-        /// at 1024). A face of a fortieth of the photo's width, a row of a dozen people, is still
-        /// ~16 px there, which it finds (GroupPhotoTests measures the hand-boxed photos so).
-        public static let cameraSize = Scaling(longSide: 640, maxUpsample: 1, smallSide: 0, smallMaxUpsample: 1)
+        /// ~80 ms of CPU a photo (25 photos/s on two cores): 512 px long side (~55 ms and a ~55 MB
+        /// net; ~200 ms and ~185 MB at 1024). A face of a fortieth of the photo's width, a row of
+        /// a dozen people, is still ~13 px there, which it finds: the hand-boxed group photos at
+        /// camera size, 24 of 24 (`GroupPhotoTests`).
+        public static let cameraSize = Scaling(longSide: 512, maxUpsample: 1, smallSide: 0, smallMaxUpsample: 1)
 
         /// The factor for an image of this long side: > 1 enlarges, < 1 reduces.
         public func factor(forLongSide side: Int) -> Double {
@@ -113,9 +116,11 @@ public final class FaceDetector {
         if let haar { cv_haar_destroy(haar) }
     }
 
-    /// The faces in `image`, best first, normalised to it.
-    public func detect(in image: RGBImage) throws -> [FaceBox] {
-        let scale = scaling.factor(forLongSide: image.longSide)
+    /// The faces in `image`, best first, normalised to it; resized as `scaling` says (by
+    /// default this detector's own), so that one detector, and its network's memory, serves
+    /// photos of every size.
+    public func detect(in image: RGBImage, scaling: Scaling? = nil) throws -> [FaceBox] {
+        let scale = (scaling ?? self.scaling).factor(forLongSide: image.longSide)
         var found = [cv_face_box](repeating: cv_face_box(), count: Self.maxFaces)
         let (count, error) = image.pixels.withUnsafeBufferPointer { pixels in
             found.withUnsafeMutableBufferPointer { out in

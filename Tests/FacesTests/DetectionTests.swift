@@ -31,11 +31,11 @@ import TestSupport
         #expect(faces.contains { $0.iou(truth) >= 0.5 }, "\(faces)")
     }
 
-    @Test func centerFaceRunsAtThePhotosOwnSizeUpToTheWorkingSize() {
+    @Test func centerFaceRunsAtThePhotosOwnSizeUpTo768Pixels() {
         let s = FaceDetector.Scaling.centerFace
         #expect(s.factor(forLongSide: 420) == 1, "a 420-px group photo at its own size")
-        #expect(s.factor(forLongSide: 1024) == 1)
-        #expect(s.factor(forLongSide: 4096) == 0.25)
+        #expect(s.factor(forLongSide: 768) == 1)
+        #expect(s.factor(forLongSide: 1536) == 0.5)
     }
 
     @Test func forHOGASmallPhotoIsEnlargedAndALargeOneReducedBeforeDetection() {
