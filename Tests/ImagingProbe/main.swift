@@ -8,7 +8,7 @@ import Metadata
 //
 //   imaging-probe FILE FORMAT [MIN_LONG_SIDE]    (FORMAT: jpeg, png, heic; default side 960,
 //                                                  what the analysis pipeline asks for)
-// prints: width height fullWidth fullHeight source peakKiB
+// prints: width height fullWidth fullHeight source peakKiB   (source without spaces: boxReduced(factor:12))
 
 func peakKiB() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
@@ -26,7 +26,8 @@ guard fd >= 0 else { FileHandle.standardError.write(Data("cannot open \(args[1])
 do {
     let d = try ImageDecoder.decode(fileDescriptor: fd, name: args[1], format: format,
                                     minLongSide: args.count > 3 ? Int(args[3]) ?? 960 : 960)
-    print(d.image.width, d.image.height, d.fullWidth, d.fullHeight, "\(d.source)", peakKiB())
+    print(d.image.width, d.image.height, d.fullWidth, d.fullHeight,
+          "\(d.source)".replacingOccurrences(of: " ", with: ""), peakKiB())
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)
