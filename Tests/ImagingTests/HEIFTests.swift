@@ -17,7 +17,7 @@ struct HEIFTests {
         try Fixtures.run("heif-enc", ["-q", "90", "-t", "320", jpeg.path, "-o", heic.path])
     }
 
-    @Test("heif-enc -t 320: the thumbnail serves minLongSide ≤ 320, the full image anything larger")
+    @Test("heif-enc -t 320: the thumbnail serves minLongSide ≤ 320, the primary image anything larger, box-reduced while ≥ minLongSide")
     func thumbnail() throws {
         for need in [64, 256, 320] {
             let d = try Fixtures.decode(heic, .heic, minLongSide: need)
@@ -25,11 +25,17 @@ struct HEIFTests {
             #expect(d.image.longSide == 320 && d.image.width == 320 && d.image.height == 200)
             #expect(d.fullWidth == 1200 && d.fullHeight == 750)
         }
-        for need in [321, 1024, 4000] {
+        for need in [1024, 4000] {
             let d = try Fixtures.decode(heic, .heic, minLongSide: need)
             #expect(d.source == .full, "minLongSide \(need)")
             #expect(d.image.width == 1200 && d.image.height == 750)
         }
+        // 321 is served by a third of the primary image, averaged in 3×3 blocks.
+        let third = try Fixtures.decode(heic, .heic, minLongSide: 321)
+        #expect(third.source == .boxReduced(factor: 3) && third.image.width == 400 && third.image.height == 250)
+        #expect(third.fullWidth == 1200 && third.fullHeight == 750)
+        let fullThird = Downsample.area(try Fixtures.decode(heic, .heic, minLongSide: 1024).image, longSide: 400)
+        #expect(Fixtures.mad(third.image, fullThird) < 1.5, "\(Fixtures.mad(third.image, fullThird))")
         // The same picture either way.
         let thumb = try Fixtures.decode(heic, .heic, minLongSide: 256).image
         let full = Downsample.area(try Fixtures.decode(heic, .heic, minLongSide: 1024).image, longSide: 320)
@@ -44,6 +50,28 @@ struct HEIFTests {
         #expect(try Fixtures.run("exiftool", ["-s3", "-BitDepthLuma", url.path]).hasPrefix("10"))
         let d = try Fixtures.decode(url, .heic)
         #expect(d.image.width == 1200 && Fixtures.mad(d.image, pixels) < 4, "\(Fixtures.mad(d.image, pixels))")
+    }
+
+    @Test("a transparent HEIC (heif-enc of a PNG with alpha) comes out composited on white, as that PNG does")
+    func alphaOnWhite() throws {
+        // Alpha rising from 0 at the left edge to 1 at the right, over the photo.
+        let png = dir.appendingPathComponent("fade.png")
+        try Fixtures.run("convert", [Fixtures.photo("coffee.jpg"), "-alpha", "set", "-channel", "A", "-fx", "i/w", "+channel", png.path])
+        let url = dir.appendingPathComponent("fade.heic")
+        try Fixtures.run("heif-enc", ["-q", "90", png.path, "-o", url.path])
+        #expect(try Fixtures.run("heif-info", [url.path]).contains("alpha channel: yes"))
+        let d = try Fixtures.decode(url, .heic)
+        let onWhite = try Fixtures.reference(png, ["-background", "white", "-flatten"])
+        #expect(d.image.width == 600 && d.image.height == 400)
+        #expect(Fixtures.mad(d.image, onWhite) < 3, "\(Fixtures.mad(d.image, onWhite))")
+        #expect(Fixtures.mad(d.image, try Fixtures.decode(png, .png).image) < 3)
+        // The colour planes alone (alpha dropped, as before) are far from it.
+        let planes = try Fixtures.reference(png, ["-alpha", "off"])
+        #expect(Fixtures.mad(planes, onWhite) > 20, "\(Fixtures.mad(planes, onWhite))")
+        // The same on the reduced path, 4×4 blocks averaged after compositing.
+        let reduced = try Fixtures.decode(url, .heic, minLongSide: 150)
+        #expect(reduced.source == .boxReduced(factor: 4))
+        #expect(Fixtures.mad(reduced.image, Downsample.area(onWhite, longSide: 150)) < 3)
     }
 
     @Test("a truncated HEIC fails with one clear error", arguments: [0.5, 0.05])

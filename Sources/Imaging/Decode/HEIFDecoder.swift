@@ -1,7 +1,11 @@
 import CHeif
 
 /// HEIC/HEIF through libheif: the primary image's embedded thumbnail when it is large enough,
-/// the primary image otherwise (grids and tiles assembled by libheif). libheif applies the
+/// the primary image otherwise (grids and tiles assembled by libheif), box-reduced straight out
+/// of libheif's plane to the smallest size still ≥ `minLongSide`. libheif 1.15 decodes an image
+/// whole (no tile or region API), so its own YCbCr and RGB planes are the peak; no full-size
+/// copy is made on this side. A burst or sequence stored as several images in one file gives
+/// its primary image only: libheif decodes nothing it is not asked for. libheif applies the
 /// `irot`/`imir` transformations itself, so the result is upright and any EXIF orientation
 /// inside the file is ignored (ISO/IEC 23008-12: the transformations govern).
 enum HEIFDecoder {
@@ -25,15 +29,18 @@ enum HEIFDecoder {
         if let thumb = thumbnail(of: primary, minLongSide: minLongSide) {
             defer { heif_image_handle_release(thumb) }
             // A thumbnail that fails to decode is no reason to give up: the primary image follows.
-            if let image = try? pixels(of: thumb, name: name, limits: limits) {
+            // Taken as it is (Int.max: no reduction): it is small, and chosen as the one nearest
+            // `minLongSide` from above already.
+            if let (image, _) = try? pixels(of: thumb, name: name, minLongSide: .max, limits: limits) {
                 return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false, source: .embeddedThumbnail)
             }
         }
         guard fullW * fullH <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(fullW)×\(fullH) HEIF is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
-        let image = try pixels(of: primary, name: name, limits: limits)
-        return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false, source: .full)
+        let (image, factor) = try pixels(of: primary, name: name, minLongSide: minLongSide, limits: limits)
+        return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false,
+                            source: factor == 1 ? .full : .boxReduced(factor: factor))
     }
 
     /// The smallest thumbnail whose long side still reaches `minLongSide`.
@@ -57,13 +64,18 @@ enum HEIFDecoder {
         return best?.handle
     }
 
-    /// Decodes one image handle to interleaved 8-bit RGB (alpha dropped: libheif composites
-    /// nothing, the colour planes are kept as they are) and converts its colour to sRGB.
-    private static func pixels(of handle: OpaquePointer, name: String, limits: DecodeLimits) throws -> RGBImage {
+    /// Decodes one image handle, reduces it by the largest factor keeping its long side ≥
+    /// `minLongSide` (and the factor used), alpha composited onto white as PNG's is (libheif
+    /// composites nothing: its colour planes under a transparent area are whatever the encoder
+    /// left there, often black), then its colour converted to sRGB.
+    private static func pixels(of handle: OpaquePointer, name: String, minLongSide: Int,
+                               limits: DecodeLimits) throws -> (RGBImage, Int) {
         let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))
         guard w > 0, h > 0, w * h <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) HEIF image is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
+        let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        let premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
         var image: OpaquePointer?
         // 10-bit HEICs (some Android phones) to 8 bits. libheif 1.15 already reduces them for
         // the 8-bit interleaved layout asked for (measured); the option states it for versions
@@ -71,7 +83,8 @@ enum HEIFDecoder {
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
         options?.pointee.convert_hdr_to_8bit = 1
-        try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options),
+        try check(heif_decode_image(handle, &image, heif_colorspace_RGB,
+                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options),
                   name, "HEIF image data not decodable")
         guard let image else { throw ImagingError(.corrupt, name, "HEIF image data not decodable") }
         defer { heif_image_release(image) }
@@ -81,17 +94,16 @@ enum HEIFDecoder {
         }
         let iw = Int(heif_image_get_width(image, heif_channel_interleaved))
         let ih = Int(heif_image_get_height(image, heif_channel_interleaved))
-        guard iw > 0, ih > 0, iw * ih <= limits.maxPixels else {
+        guard iw > 0, ih > 0, iw * ih <= limits.maxPixels, Int(stride) >= iw * (alpha ? 4 : 3) else {
             throw ImagingError(.corrupt, name, "HEIF decoder gave a \(iw)×\(ih) image")
         }
-        var pixels = [UInt8](repeating: 0, count: iw * ih * 3)
-        pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<ih {
-                (dst.baseAddress! + y * iw * 3).update(from: plane + y * Int(stride), count: iw * 3)
-            }
+        let factor = BoxReduction.factor(longSide: max(iw, ih), minLongSide: minLongSide)
+        guard var reduced = BoxReduction.reduce(plane: plane, stride: Int(stride), width: iw, height: ih,
+                                                channels: alpha ? 4 : 3, premultiplied: premultiplied, factor: factor) else {
+            throw ImagingError(.tooLarge, name, "out of memory reducing a \(iw)×\(ih) HEIF image")
         }
-        HEIFColor.toSRGB(&pixels, handle: handle)
-        return RGBImage(width: iw, height: ih, pixels: pixels)
+        HEIFColor.toSRGB(&reduced.pixels, handle: handle)
+        return (reduced, factor)
     }
 
     private static func check(_ error: heif_error, _ name: String, _ what: String) throws {
