@@ -34,4 +34,29 @@ struct LargeImageTests {
         #expect(p.width == 1000 && p.height == 700)
         #expect(p.peakMiB < 120, "peak RSS \(p.peakMiB) MiB (the RGB image alone is 288 MiB)")
     }
+
+    @Test("a 30-frame HEIC burst gives its first (primary) frame, at the memory of that frame alone")
+    func burst() throws {
+        var frames: [String] = []
+        for i in 0..<30 {
+            let url = dir.appendingPathComponent("frame\(i).png")
+            try Fixtures.run("convert", ["-size", "1280x960", "xc:rgb(\(i * 8),\(255 - i * 8),128)", "-fill", "white",
+                                         "-draw", "circle 640,480 640,\(100 + i * 10)", url.path])
+            frames.append(url.path)
+        }
+        // ultrafast: x265's default preset takes 20 s for the 30 frames, this one about 4.
+        let burst = dir.appendingPathComponent("burst.heic"), single = dir.appendingPathComponent("single.heic")
+        try Fixtures.run("heif-enc", ["-q", "80", "-p", "preset=ultrafast"] + frames + ["-o", burst.path])
+        try Fixtures.run("heif-enc", ["-q", "80", "-p", "preset=ultrafast", frames[0], "-o", single.path])
+        // heif-info lists every top-level image (and complains about the trailing brands it
+        // cannot parse, with status 0).
+        #expect(try Fixtures.run("heif-info", [burst.path]).components(separatedBy: "image: 1280x960").count == 31)
+        let d = try Fixtures.decode(burst, .heic, minLongSide: 960)
+        #expect(d.image.width == 1280 && d.image.height == 960 && d.source == .full)
+        let first = try Fixtures.reference(URL(fileURLWithPath: frames[0])), last = try Fixtures.reference(URL(fileURLWithPath: frames[29]))
+        #expect(Fixtures.mad(d.image, first) < 3 && Fixtures.mad(d.image, last) > 30)
+        // All 30 frames decoded would be 30 × 3.7 MB of RGB alone.
+        let b = try Fixtures.probe(burst, .heic), s = try Fixtures.probe(single, .heic)
+        #expect(b.peakMiB <= s.peakMiB + 12, "burst \(b.peakMiB) MiB, its first frame alone \(s.peakMiB) MiB")
+    }
 }
