@@ -45,7 +45,9 @@ let package = Package(
         // PNG rows through libpng's row API (its errors longjmp: caught in C, never across Swift
         // frames) and the box reduction decoders feed rows into, so a 100-megapixel image never
         // exists at full size in memory.
-        .target(name: "CStreamDecode", dependencies: ["CPNG"]),
+        // Optimised even in debug builds: its loops touch every pixel of 100-megapixel images
+        // in the tests (3–5× slower at -O0).
+        .target(name: "CStreamDecode", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
 
         // POSIX/Linux calls Glibc's module lacks (fts, syncfs).
         .target(name: "CSystem"),

@@ -35,6 +35,27 @@ void shoebox_box_add(shoebox_box *box, int y, int x0, int xstep, const uint8_t *
 void shoebox_box_flush(shoebox_box *box);
 void shoebox_box_free(shoebox_box *box);
 
+// MARK: YCbCr planes
+
+/// A decoded image's planes as libheif hands them over natively (no RGB copy made by libheif):
+/// luma, chroma subsampled by 1 << chroma_shift_x/y (4:2:0 is 1, 1), optional alpha. Samples
+/// of more than 8 bits are 16-bit words in host order. `cb`/`cr` NULL: monochrome.
+typedef struct shoebox_ycbcr {
+    const uint8_t *y, *cb, *cr, *alpha;
+    int y_stride, cb_stride, cr_stride, alpha_stride;
+    int bits, chroma_bits, alpha_bits;
+    int chroma_shift_x, chroma_shift_y;
+    /// H.273 matrix_coefficients (0 identity/GBR, 1 BT.709, 5/6 BT.601, 9/10 BT.2020 NCL…).
+    int matrix, full_range;
+} shoebox_ycbcr;
+
+/// Whether shoebox_box_add_ycbcr converts this matrix (the constant-luminance, YCgCo and
+/// chromaticity-derived ones are left to libheif).
+int shoebox_ycbcr_supported(int matrix);
+/// Converts row y of `src` to 8-bit RGB(A) (nearest chroma sample, as libheif 1.15 does) in
+/// `scratch` (width × 4 bytes) and adds it to `box`, whose channels say whether alpha is used.
+void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, uint8_t *scratch);
+
 // MARK: PNG rows
 
 typedef struct shoebox_png shoebox_png;

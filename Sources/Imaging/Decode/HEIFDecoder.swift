@@ -9,7 +9,10 @@ import CHeif
 /// `irot`/`imir` transformations itself, so the result is upright and any EXIF orientation
 /// inside the file is ignored (ISO/IEC 23008-12: the transformations govern).
 enum HEIFDecoder {
-    static func decode(_ bytes: [UInt8], name: String, minLongSide: Int, limits: DecodeLimits) throws -> DecodedImage {
+    /// - Parameter libheifRGB: RGB converted by libheif, not from the native planes (for tests
+    ///   that compare the two).
+    static func decode(_ bytes: [UInt8], name: String, minLongSide: Int, limits: DecodeLimits,
+                       libheifRGB: Bool = false) throws -> DecodedImage {
         guard let ctx = heif_context_alloc() else { throw ImagingError(.corrupt, name, "libheif could not start") }
         defer { heif_context_free(ctx) }
         // libheif's own ceiling stays at its default (32768 per side, checked when the file is
@@ -38,7 +41,8 @@ enum HEIFDecoder {
         guard fullW * fullH <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(fullW)×\(fullH) HEIF is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
-        let (image, factor) = try pixels(of: primary, name: name, minLongSide: minLongSide, limits: limits)
+        let (image, factor) = try pixels(of: primary, name: name, minLongSide: minLongSide, limits: limits,
+                                         libheifRGB: libheifRGB)
         return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false,
                             source: factor == 1 ? .full : .boxReduced(factor: factor))
     }
@@ -69,24 +73,30 @@ enum HEIFDecoder {
     /// composites nothing: its colour planes under a transparent area are whatever the encoder
     /// left there, often black), then its colour converted to sRGB.
     private static func pixels(of handle: OpaquePointer, name: String, minLongSide: Int,
-                               limits: DecodeLimits) throws -> (RGBImage, Int) {
+                               limits: DecodeLimits, libheifRGB: Bool = false) throws -> (RGBImage, Int) {
         let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))
         guard w > 0, h > 0, w * h <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) HEIF image is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
         let premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
-        var image: OpaquePointer?
-        // 10-bit HEICs (some Android phones) to 8 bits. libheif 1.15 already reduces them for
-        // the 8-bit interleaved layout asked for (measured); the option states it for versions
-        // that would keep the input's depth.
-        let options = heif_decoding_options_alloc()
-        defer { heif_decoding_options_free(options) }
-        options?.pointee.convert_hdr_to_8bit = 1
-        try check(heif_decode_image(handle, &image, heif_colorspace_RGB,
-                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options),
-                  name, "HEIF image data not decodable")
-        guard let image else { throw ImagingError(.corrupt, name, "HEIF image data not decodable") }
+        // YCbCr 4:2:0 first (see HEIFPlanes), RGB from libheif for layouts not converted there.
+        // 4:2:0 named, not "undefined": libheif 1.15 takes undefined as RGB 4:4:4 planes (it
+        // converts, measured). A 4:2:0 stream (every phone's, heif-enc's default) comes as
+        // decoded; a rare 4:4:4 or monochrome one is converted by libheif, losing nothing the
+        // reduced image keeps.
+        if !libheifRGB {
+            let native = try decode(handle, heif_colorspace_YCbCr, heif_chroma_420, name)
+            defer { heif_image_release(native) }
+            let iw = Int(heif_image_get_width(native, heif_channel_Y)), ih = Int(heif_image_get_height(native, heif_channel_Y))
+            let factor = BoxReduction.factor(longSide: max(iw, ih), minLongSide: minLongSide)
+            if iw > 0, ih > 0, iw * ih <= limits.maxPixels,
+               var reduced = HEIFPlanes.reduce(native, handle: handle, alpha: alpha, premultiplied: premultiplied, factor: factor) {
+                HEIFColor.toSRGB(&reduced.pixels, handle: handle)
+                return (reduced, factor)
+            }
+        }
+        let image = try decode(handle, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, name)
         defer { heif_image_release(image) }
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
@@ -104,6 +114,20 @@ enum HEIFDecoder {
         }
         HEIFColor.toSRGB(&reduced.pixels, handle: handle)
         return (reduced, factor)
+    }
+
+    private static func decode(_ handle: OpaquePointer, _ colorspace: heif_colorspace, _ chroma: heif_chroma,
+                               _ name: String) throws -> OpaquePointer {
+        var image: OpaquePointer?
+        // 10-bit HEICs (some Android phones) to 8 bits. libheif 1.15 already reduces them for
+        // the 8-bit interleaved layout asked for (measured); the option states it for versions
+        // that would keep the input's depth. Native planes keep their depth (HEIFPlanes scales).
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        options?.pointee.convert_hdr_to_8bit = 1
+        try check(heif_decode_image(handle, &image, colorspace, chroma, options), name, "HEIF image data not decodable")
+        guard let image else { throw ImagingError(.corrupt, name, "HEIF image data not decodable") }
+        return image
     }
 
     private static func check(_ error: heif_error, _ name: String, _ what: String) throws {
