@@ -40,8 +40,8 @@ public struct DecodedImage: Sendable {
 public struct DecodeLimits: Sendable {
     /// Most pixels a file may declare (a JPEG's at its DCT-scaled size): checked before decoding.
     public var maxPixels: Int
-    /// Most bytes read into memory for a still image (JPEG and HEIC are decoded from memory;
-    /// PNG rows and movies are read through the descriptor as the decoder asks).
+    /// Most bytes read into memory for a JPEG (decoded from memory; PNG rows, HEIF items and
+    /// movies are read through the descriptor as the decoder asks).
     public var maxFileBytes: Int
 
     public init(maxPixels: Int = 120_000_000, maxFileBytes: Int = 512 << 20) {

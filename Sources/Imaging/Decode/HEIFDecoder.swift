@@ -11,16 +11,18 @@ import CHeif
 enum HEIFDecoder {
     /// - Parameter libheifRGB: RGB converted by libheif, not from the native planes (for tests
     ///   that compare the two).
-    static func decode(_ bytes: [UInt8], name: String, minLongSide: Int, limits: DecodeLimits,
+    static func decode(fd: Int32, name: String, minLongSide: Int, limits: DecodeLimits,
                        libheifRGB: Bool = false) throws -> DecodedImage {
+        // Kept alive until the context is freed (this defer runs after the context's): libheif
+        // reads through it while decoding, after its last use in Swift's eyes.
+        let file = HEIFFileReader(fd: fd, size: try FileBytes.size(fd, name: name))
+        defer { withExtendedLifetime(file) {} }
         guard let ctx = heif_context_alloc() else { throw ImagingError(.corrupt, name, "libheif could not start") }
         defer { heif_context_free(ctx) }
         // libheif's own ceiling stays at its default (32768 per side, checked when the file is
         // read): its setter limits each side, not the area, and would refuse a long panorama.
         // The area limit is ours, checked below before anything is decoded.
-        // libheif keeps its own copy: a pointer into a Swift array must not outlive the closure
-        // that lends it, and the copy costs little beside the decode.
-        let read = bytes.withUnsafeBytes { heif_context_read_from_memory(ctx, $0.baseAddress, $0.count, nil) }
+        let read = heif_context_read_from_reader(ctx, file.reader, file.userdata, nil)
         try check(read, name, "not a readable HEIF file")
         var primary: OpaquePointer?
         try check(heif_context_get_primary_image_handle(ctx, &primary), name, "no primary image")

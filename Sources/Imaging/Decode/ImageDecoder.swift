@@ -28,8 +28,8 @@ public enum ImageDecoder {
             let o = try orientation ?? readOrientation(FileByteSource(fd: fd, size: FileBytes.size(fd, name: name)), name: name)
             return try PNGDecoder.decode(fd: fd, name: name, minLongSide: minLongSide, orientation: o, limits: limits)
         case .heic:
-            let bytes = try FileBytes.readAll(fd, name: name, limit: limits.maxFileBytes)
-            return try HEIFDecoder.decode(bytes, name: name, minLongSide: minLongSide, limits: limits)
+            // libheif reads through the descriptor what it decodes (see HEIFFileReader).
+            return try HEIFDecoder.decode(fd: fd, name: name, minLongSide: minLongSide, limits: limits)
         case .mp4, .mov:
             return try VideoFrameDecoder.decode(fd: fd, name: name, limits: limits)
         case .raw:
