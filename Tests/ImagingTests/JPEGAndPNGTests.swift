@@ -105,8 +105,9 @@ struct JPEGAndPNGTests {
         #expect(Fixtures.mad(d.image, try Fixtures.reference(URL(fileURLWithPath: Fixtures.photo("coffee.jpg")))) < 3)
     }
 
-    @Test("PNG: 16-bit, palette, grey, interlaced and alpha (composited on white) match ImageMagick",
-          arguments: [("rgb16", ["-depth", "16"]), ("palette", ["-colors", "200", "-type", "Palette"]),
+    @Test("PNG: 16-bit (with and without gAMA), palette, grey, interlaced and alpha (composited on white) match ImageMagick",
+          arguments: [("rgb16", ["-depth", "16"]),
+                      ("rgb16-no-gAMA", ["-depth", "16", "-define", "png:exclude-chunk=gAMA,cHRM,sRGB,iCCP"]), ("palette", ["-colors", "200", "-type", "Palette"]),
                       ("grey", ["-colorspace", "Gray"]), ("interlaced", ["-interlace", "PNG"]),
                       ("alpha", ["-alpha", "set", "-channel", "A", "-evaluate", "set", "50%", "+channel"])])
     func pngVariants(name: String, options: [String]) throws {
