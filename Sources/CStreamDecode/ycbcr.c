@@ -1,5 +1,6 @@
 #include "CStreamDecode.h"
 #include <math.h>
+#include <stdlib.h>
 
 /// Kr and Kb of the non-constant-luminance matrices (H.273 table 4); 0 for the others.
 static int coefficients(int matrix, double *kr, double *kb) {
@@ -19,48 +20,93 @@ int shoebox_ycbcr_supported(int matrix) {
     return matrix == 0 || coefficients(matrix, &kr, &kb);
 }
 
-static inline int sample(const uint8_t *row, int x, int bits) {
-    return bits > 8 ? ((const uint16_t *)row)[x] : row[x];
-}
+enum { T_Y, T_R_CR, T_G_CB, T_G_CR, T_B_CB, T_COUNT };
 
-static inline uint8_t clip(double v) {
-    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)lround(v);
-}
-
-void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, uint8_t *scratch) {
+int shoebox_ycbcr_prepare(shoebox_ycbcr *src) {
     double kr = 0.299, kb = 0.114;
     coefficients(src->matrix, &kr, &kb);
     double kg = 1 - kr - kb;
     double r_cr = 2 * (1 - kr), b_cb = 2 * (1 - kb), g_cb = -2 * kb * (1 - kb) / kg, g_cr = -2 * kr * (1 - kr) / kg;
-    // Samples scaled to 0…255 floats; limited range stretched (luma 16…235, chroma 16…240).
-    double ys = 255.0 / ((1 << src->bits) - 1), cs = 255.0 / ((1 << src->chroma_bits) - 1);
+    if (src->matrix == 0) { r_cr = 1; b_cb = 1; g_cb = 0; g_cr = 0; }   // identity: Cr is R, Cb is B
+    int ny = 1 << src->bits, nc = 1 << (src->chroma_bits > 0 ? src->chroma_bits : 8);
+    // Samples scaled to 0…255; limited range stretched (luma 16…235, chroma 16…240).
+    double ys = 255.0 / (ny - 1), cs = 255.0 / (nc - 1);
     double yoff = 0, ymul = 1, cmul = 1;
     if (!src->full_range) { yoff = 16; ymul = 255.0 / 219; cmul = 255.0 / 224; }
+    int n = ny > nc ? ny : nc;
+    src->tables = malloc(sizeof(int32_t) * (size_t)n * T_COUNT);
+    if (!src->tables) return -1;
+    int32_t *t = src->tables;
+    for (int v = 0; v < ny; v++) {
+        // Identity: G is the "luma" plane as it is; the chroma planes carry R and B plus 128.
+        double y = src->matrix == 0 ? v * ys : (v * ys - yoff) * ymul;
+        t[T_Y * n + v] = (int32_t)lround(y * 65536) + 32768;   // + ½ to round
+    }
+    for (int v = 0; v < nc; v++) {
+        double c = src->matrix == 0 ? v * cs : (v * cs - 128) * cmul;
+        t[T_R_CR * n + v] = (int32_t)lround(r_cr * c * 65536);
+        t[T_G_CB * n + v] = (int32_t)lround(g_cb * c * 65536);
+        t[T_G_CR * n + v] = (int32_t)lround(g_cr * c * 65536);
+        t[T_B_CB * n + v] = (int32_t)lround(b_cb * c * 65536);
+    }
+    return 0;
+}
+
+void shoebox_ycbcr_free(shoebox_ycbcr *src) {
+    free(src->tables);
+    src->tables = NULL;
+}
+
+static inline int sample(const uint8_t *row, int x, int bits) {
+    return bits > 8 ? ((const uint16_t *)row)[x] : row[x];
+}
+
+static inline uint8_t clip16(int32_t v) {
+    v >>= 16;
+    return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
+}
+
+void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, uint8_t *scratch) {
+    int n = 1 << src->bits, nc = 1 << (src->chroma_bits > 0 ? src->chroma_bits : 8);
+    if (nc > n) n = nc;
+    const int32_t *ty = src->tables + T_Y * n, *trcr = src->tables + T_R_CR * n, *tgcb = src->tables + T_G_CB * n,
+                  *tgcr = src->tables + T_G_CR * n, *tbcb = src->tables + T_B_CB * n;
     const uint8_t *yrow = src->y + (size_t)y * src->y_stride;
-    int cy = y >> src->chroma_shift_y;
+    int cy = y >> src->chroma_shift_y, sx = src->chroma_shift_x;
     const uint8_t *cbrow = src->cb ? src->cb + (size_t)cy * src->cb_stride : NULL;
     const uint8_t *crrow = src->cr ? src->cr + (size_t)cy * src->cr_stride : NULL;
     const uint8_t *arow = src->alpha ? src->alpha + (size_t)y * src->alpha_stride : NULL;
-    int channels = box->channels;
-    for (int x = 0; x < box->width; x++) {
-        double yv = (sample(yrow, x, src->bits) * ys - yoff) * ymul;
+    int channels = box->channels, w = box->width;
+    if (src->bits == 8 && src->chroma_bits == 8 && cbrow && crrow && src->matrix != 0 && channels == 3) {
+        // The common case (an 8-bit 4:2:0 photo without alpha) without a branch per pixel.
+        for (int x = 0; x < w; x++) {
+            int32_t yv = ty[yrow[x]];
+            int cb = cbrow[x >> sx], cr = crrow[x >> sx];
+            uint8_t *p = scratch + (size_t)x * 3;
+            p[0] = clip16(yv + trcr[cr]);
+            p[1] = clip16(yv + tgcb[cb] + tgcr[cr]);
+            p[2] = clip16(yv + tbcb[cb]);
+        }
+        shoebox_box_add(box, y, 0, 1, scratch, w);
+        return;
+    }
+    for (int x = 0; x < w; x++) {
+        int32_t yv = ty[sample(yrow, x, src->bits)];
         uint8_t *p = scratch + (size_t)x * channels;
         if (!cbrow || !crrow) {
-            p[0] = p[1] = p[2] = clip(yv);
+            p[0] = p[1] = p[2] = clip16(yv);
         } else {
-            int cx = x >> src->chroma_shift_x;
-            double cb = (sample(cbrow, cx, src->chroma_bits) * cs - 128) * cmul;
-            double cr = (sample(crrow, cx, src->chroma_bits) * cs - 128) * cmul;
+            int cb = sample(cbrow, x >> sx, src->chroma_bits), cr = sample(crrow, x >> sx, src->chroma_bits);
             if (src->matrix == 0) {   // identity: the planes are G, B, R
-                p[0] = clip(cr + 128); p[1] = clip(yv); p[2] = clip(cb + 128);
+                p[0] = clip16(trcr[cr] + 32768); p[1] = clip16(yv); p[2] = clip16(tbcb[cb] + 32768);
             } else {
-                p[0] = clip(yv + r_cr * cr);
-                p[1] = clip(yv + g_cb * cb + g_cr * cr);
-                p[2] = clip(yv + b_cb * cb);
+                p[0] = clip16(yv + trcr[cr]);
+                p[1] = clip16(yv + tgcb[cb] + tgcr[cr]);
+                p[2] = clip16(yv + tbcb[cb]);
             }
         }
         if (channels == 4)
             p[3] = arow ? (uint8_t)(sample(arow, x, src->alpha_bits) * 255 / ((1 << src->alpha_bits) - 1)) : 255;
     }
-    shoebox_box_add(box, y, 0, 1, scratch, box->width);
+    shoebox_box_add(box, y, 0, 1, scratch, w);
 }

@@ -1,11 +1,12 @@
 import CHeif
 
-/// HEIC/HEIF through libheif: the primary image's embedded thumbnail when it is large enough,
-/// the primary image otherwise (grids and tiles assembled by libheif), box-reduced straight out
-/// of libheif's plane to the smallest size still ≥ `minLongSide`. libheif 1.15 decodes an image
-/// whole (no tile or region API), so its own YCbCr and RGB planes are the peak; no full-size
-/// copy is made on this side. A burst or sequence stored as several images in one file gives
-/// its primary image only: libheif decodes nothing it is not asked for. libheif applies the
+/// HEIC/HEIF through libheif, read through the descriptor (`HEIFFileReader`): the primary
+/// image's embedded thumbnail when it is large enough, the primary image otherwise (grids and
+/// tiles assembled by libheif), taken as YCbCr planes and box-reduced while converted to RGB
+/// (`HEIFPlanes`) to the smallest size still ≥ `minLongSide`. libheif 1.15 decodes an image
+/// whole (no tile or region API), so its decoder's full-size planes are the peak; no full-size
+/// RGB copy is made, by libheif or here. A burst or sequence stored as several images in one
+/// file gives its primary image only, and only that image's data is read. libheif applies the
 /// `irot`/`imir` transformations itself, so the result is upright and any EXIF orientation
 /// inside the file is ignored (ISO/IEC 23008-12: the transformations govern).
 enum HEIFDecoder {

@@ -40,6 +40,8 @@ enum HEIFPlanes {
         let withAlpha = alpha && heif_image_has_channel(image, heif_channel_Alpha) != 0
         if withAlpha { src.alpha = plane(image, heif_channel_Alpha, &src.alpha_stride, &src.alpha_bits) }
 
+        guard shoebox_ycbcr_prepare(&src) == 0 else { return nil }
+        defer { shoebox_ycbcr_free(&src) }
         let rw = (w + factor - 1) / factor, rh = (h + factor - 1) / factor
         var pixels = [UInt8](repeating: 0, count: rw * rh * 3)
         var scratch = [UInt8](repeating: 0, count: w * 4)
