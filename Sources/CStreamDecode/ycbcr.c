@@ -1,6 +1,7 @@
 #include "CStreamDecode.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /// Kr and Kb of the non-constant-luminance matrices (H.273 table 4); 0 for the others.
 static int coefficients(int matrix, double *kr, double *kb) {
@@ -109,4 +110,63 @@ void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, ui
             p[3] = arow ? (uint8_t)(sample(arow, x, src->alpha_bits) * 255 / ((1 << src->alpha_bits) - 1)) : 255;
     }
     shoebox_box_add(box, y, 0, 1, scratch, w);
+}
+
+/// Adds plane rows [y0, y1) into sums[0…], one per block of `f` samples across.
+static void sum_rows(const uint8_t *plane, int stride, int bits, int width, int y0, int y1, int f, uint32_t *sums) {
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *row = plane + (size_t)y * stride;
+        for (int x = 0; x < width; x += f) {
+            uint32_t s = 0;
+            int n = width - x < f ? width - x : f;
+            if (bits > 8) { for (int i = 0; i < n; i++) s += ((const uint16_t *)row)[x + i]; }
+            else { for (int i = 0; i < n; i++) s += row[x + i]; }
+            sums[x / f] += s;
+        }
+    }
+}
+
+int shoebox_ycbcr_reduce(const shoebox_ycbcr *src, int width, int height, int factor, uint8_t *out) {
+    int f = factor, ow = (width + f - 1) / f, oh = (height + f - 1) / f;
+    int sx = src->chroma_shift_x, sy = src->chroma_shift_y, fx = f >> sx, fy = f >> sy;
+    int cw = (width + (1 << sx) - 1) >> sx, ch = (height + (1 << sy) - 1) >> sy;
+    int chroma = src->cb && src->cr;
+    uint32_t *sums = calloc((size_t)ow * 3, sizeof(uint32_t));
+    if (!sums) return -1;
+    int n = 1 << src->bits, nc = 1 << (src->chroma_bits > 0 ? src->chroma_bits : 8);
+    if (nc > n) n = nc;
+    const int32_t *ty = src->tables + T_Y * n, *trcr = src->tables + T_R_CR * n, *tgcb = src->tables + T_G_CB * n,
+                  *tgcr = src->tables + T_G_CR * n, *tbcb = src->tables + T_B_CB * n;
+    uint32_t *ys = sums, *cbs = sums + ow, *crs = sums + 2 * ow;
+    for (int oy = 0; oy < oh; oy++) {
+        int y0 = oy * f, y1 = y0 + f < height ? y0 + f : height;
+        sum_rows(src->y, src->y_stride, src->bits, width, y0, y1, f, ys);
+        int c0 = oy * fy, c1 = c0 + fy < ch ? c0 + fy : ch;
+        if (chroma) {
+            sum_rows(src->cb, src->cb_stride, src->chroma_bits, cw, c0, c1, fx, cbs);
+            sum_rows(src->cr, src->cr_stride, src->chroma_bits, cw, c0, c1, fx, crs);
+        }
+        uint8_t *row = out + (size_t)oy * ow * 3;
+        for (int ox = 0; ox < ow; ox++) {
+            uint32_t bw = (uint32_t)(width - ox * f < f ? width - ox * f : f), bh = (uint32_t)(y1 - y0), nl = bw * bh;
+            int32_t yv = ty[(ys[ox] + nl / 2) / nl];
+            uint8_t *p = row + ox * 3;
+            if (!chroma) {
+                p[0] = p[1] = p[2] = clip16(yv);
+            } else {
+                uint32_t cbw = (uint32_t)(cw - ox * fx < fx ? cw - ox * fx : fx), cn = cbw * (uint32_t)(c1 - c0);
+                int cb = (int)((cbs[ox] + cn / 2) / cn), cr = (int)((crs[ox] + cn / 2) / cn);
+                if (src->matrix == 0) {
+                    p[0] = clip16(trcr[cr] + 32768); p[1] = clip16(yv); p[2] = clip16(tbcb[cb] + 32768);
+                } else {
+                    p[0] = clip16(yv + trcr[cr]);
+                    p[1] = clip16(yv + tgcb[cb] + tgcr[cr]);
+                    p[2] = clip16(yv + tbcb[cb]);
+                }
+            }
+        }
+        memset(sums, 0, (size_t)ow * 3 * sizeof(uint32_t));
+    }
+    free(sums);
+    return 0;
 }

@@ -97,13 +97,16 @@ struct HEIFTests {
             let theirs = try HEIFDecoder.decode(fd: fd, name: variant, minLongSide: need, limits: .default, libheifRGB: true)
             #expect(ours.source == theirs.source && ours.image.width == theirs.image.width)
             let diff = zip(ours.image.pixels, theirs.image.pixels).map { abs(Int($0) - Int($1)) }
-            // Equal nearly everywhere (10-bit: 8-bit rounding, mean 0.45). A few values differ more
-            // at sharp chroma edges (the kite's yellow against the sky: 346 of 2.7 million
-            // values by more than 2, at most 27), where libheif's chroma upsampling picks other
-            // samples than the nearest one taken here; reduced, that is gone.
+            // Equal nearly everywhere (10-bit: 8-bit rounding, mean 0.45). Full size, a few values
+            // differ more at sharp chroma edges (the kite's yellow against the sky: 346 of 2.7
+            // million by more than 2, at most 27), where libheif's chroma upsampling picks other
+            // samples than the nearest one taken here. Reduced 4×, the planes are averaged before
+            // conversion, which differs where a block's pixels clip in RGB (P3 colours: 0.85 % of
+            // values by more than 2, at most 7).
             let far = diff.filter { $0 > 2 }.count
-            #expect(Fixtures.mad(ours.image, theirs.image) < 0.6 && far * 1000 < diff.count,
-                    "\(variant) at \(need): mean \(Fixtures.mad(ours.image, theirs.image)), \(far) values off by more than 2")
+            let within = need > 1200 ? far * 1000 < diff.count : diff.max()! <= 10
+            #expect(Fixtures.mad(ours.image, theirs.image) < 0.6 && within,
+                    "\(variant) at \(need): mean \(Fixtures.mad(ours.image, theirs.image)), \(far) values off by more than 2, max \(diff.max()!)")
         }
     }
 
