@@ -38,11 +38,16 @@ let package = Package(
                        providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
-        // A PNG's iCCP profile is zlib-compressed, and libpng's simplified API does not hand it over.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libinotifytools ships no .pc file: the module map links it by name.
         .systemLibrary(name: "CInotifyTools",
                        providers: [.apt(["libinotifytools0-dev"])]),
+
+        // PNG rows through libpng's row API (its errors longjmp: caught in C, never across Swift
+        // frames) and the box reduction decoders feed rows into, so a 100-megapixel image never
+        // exists at full size in memory.
+        // Optimised even in debug builds: its loops touch every pixel of 100-megapixel images
+        // in the tests (3–5× slower at -O0).
+        .target(name: "CStreamDecode", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
 
         // POSIX/Linux calls Glibc's module lacks (fts, syncfs).
         .target(name: "CSystem"),
@@ -55,7 +60,8 @@ let package = Package(
 
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.
-        .target(name: "Imaging", dependencies: ["Metadata", "CTurboJPEG", "CPNG", "CHeif", "CLCMS2", "CFFmpeg", "CZlib", "CImageOps"]),
+        .target(name: "Imaging", dependencies: ["Metadata", "CTurboJPEG", "CPNG", "CHeif", "CLCMS2", "CFFmpeg", "CImageOps",
+                                                 "CStreamDecode"]),
         // OpenCV's area resize and pHash behind a C header (OpenCV's C++ headers do not import
         // into Swift). Debian keeps them under /usr/include/opencv4, outside the default path:
         // unsafeFlags are accepted in the root package and in a path dependency (Fuzz/). Not
@@ -115,6 +121,9 @@ let package = Package(
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "PhotoLibrary", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Metadata", "CLCMS2", "TestSupport"]),
+        // One decode in a process of its own: the peak RSS a user sees for one file, which the
+        // memory tests and BENCHMARKS.md measure (a test process's peak is every test's).
+        .executableTarget(name: "imaging-probe", dependencies: ["Imaging", "Metadata"], path: "Tests/ImagingProbe"),
         .testTarget(name: "FacesTests", dependencies: ["Faces", "Imaging", "TestSupport"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),

@@ -7,6 +7,9 @@ public struct DecodedImage: Sendable {
         case full
         /// A JPEG decoded at 1/`denominator` of its size by the DCT (2, 4 or 8).
         case dctScaled(denominator: Int)
+        /// Averaged over `factor`×`factor` blocks while decoding (PNG rows, a HEIF image's
+        /// decoded plane), the largest factor still as large as the consumers need.
+        case boxReduced(factor: Int)
         /// The thumbnail a HEIF file carries for its primary image.
         case embeddedThumbnail
         /// A movie's poster frame, at this many seconds in.
@@ -35,10 +38,10 @@ public struct DecodedImage: Sendable {
 /// How much a decode may take, checked against declared dimensions before any pixel buffer is
 /// allocated, so a decode bomb (a 65000×65000 header on a few bytes) costs nothing.
 public struct DecodeLimits: Sendable {
-    /// Most pixels decoded at the chosen scale (a JPEG's DCT-scaled size, a HEIC's full size).
+    /// Most pixels a file may declare (a JPEG's at its DCT-scaled size): checked before decoding.
     public var maxPixels: Int
-    /// Most bytes read into memory for a still image (JPEG, PNG, HEIC are decoded from memory;
-    /// movies are read through the descriptor as the demuxer asks).
+    /// Most bytes read into memory for a JPEG (decoded from memory; PNG rows, HEIF items and
+    /// movies are read through the descriptor as the decoder asks).
     public var maxFileBytes: Int
 
     public init(maxPixels: Int = 120_000_000, maxFileBytes: Int = 512 << 20) {
@@ -46,6 +49,7 @@ public struct DecodeLimits: Sendable {
         self.maxFileBytes = maxFileBytes
     }
 
-    /// 120 megapixels (360 MB of RGB) and 512 MiB files: a 100-megapixel panorama decodes whole.
+    /// 120 megapixels and 512 MiB files: a 100-megapixel panorama decodes (JPEG at 1/8, PNG
+    /// reduced while reading rows, HEIC whole inside libheif, then reduced).
     public static let `default` = DecodeLimits()
 }

@@ -74,4 +74,22 @@ struct DownsampleAndHashTests {
         print("pHash: variants \(variants), different pairs \(pairs.sorted())")
         #expect(PerceptualHash.distance(0b1011, 0b0110) == 3)
     }
+
+    @Test("box reduction: blocks cut by the edge average what they hold; RGBA goes onto white first")
+    func boxEdges() throws {
+        // 3×3 RGBA, factor 2: blocks of 4, 2, 2 and 1 pixels. Opaque grey levels, except the
+        // centre pixel (in the first block) which is half-transparent black.
+        var rgba: [UInt8] = []
+        for v in [0, 40, 80, 120, 0, 160, 200, 220, 240] as [UInt8] { rgba += [v, v, v, 255] }
+        rgba[4 * 4 + 3] = 128                   // centre: black at alpha 128 → (255·127 + 127)/255 = 127
+        let reduced = try #require(rgba.withUnsafeBufferPointer {
+            BoxReduction.reduce(plane: $0.baseAddress!, stride: 12, width: 3, height: 3, channels: 4,
+                                premultiplied: false, factor: 2)
+        })
+        #expect(reduced.width == 2 && reduced.height == 2)
+        // (0 + 40 + 120 + 127) / 4 = 71.75 → 72; (80 + 160) / 2; (200 + 220) / 2; 240.
+        #expect(reduced.pixels == [72, 72, 72, 120, 120, 120, 210, 210, 210, 240, 240, 240])
+        #expect(BoxReduction.factor(longSide: 12000, minLongSide: 960) == 12)
+        #expect(BoxReduction.factor(longSide: 1919, minLongSide: 960) == 1)
+    }
 }

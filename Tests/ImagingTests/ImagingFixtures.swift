@@ -36,6 +36,26 @@ enum Fixtures {
                                        minLongSide: minLongSide, orientation: orientation, limits: limits)
     }
 
+    struct Probe { var width, height: Int; var source: String; var peakMiB: Int }
+
+    /// Decodes `url` in a process of its own (`imaging-probe`, built beside the test bundle) at
+    /// the pipeline's minLongSide: its peak RSS is that one decode's, where this process's peak
+    /// is every test's so far and could hide a full-size buffer.
+    static func probe(_ url: URL, _ format: MediaFormat, minLongSide: Int = 960) throws -> Probe {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var binary = dir.appendingPathComponent("imaging-probe")
+        for _ in 0..<3 where !FileManager.default.isExecutableFile(atPath: binary.path) {
+            dir = dir.deletingLastPathComponent()
+            binary = dir.appendingPathComponent("imaging-probe")
+        }
+        let out = try TestRoll.run(binary.path, [url.path, format.rawValue, String(minLongSide)]).stdout
+        let f = out.split(separator: " ").map(String.init)
+        guard f.count == 6, let w = Int(f[0]), let h = Int(f[1]), let kib = Int(f[5].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ImagingError(.io, url.lastPathComponent, "imaging-probe said: \(out)")
+        }
+        return Probe(width: w, height: h, source: f[4], peakMiB: kib >> 10)
+    }
+
     /// Any image ImageMagick reads, as 8-bit RGB through a binary PPM (no decoder of ours involved).
     static func reference(_ url: URL, _ extra: [String] = []) throws -> RGBImage {
         // In a temporary file of its own: never beside the input (which may be in test-data/).

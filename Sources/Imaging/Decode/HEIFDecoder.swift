@@ -1,19 +1,29 @@
 import CHeif
 
-/// HEIC/HEIF through libheif: the primary image's embedded thumbnail when it is large enough,
-/// the primary image otherwise (grids and tiles assembled by libheif). libheif applies the
+/// HEIC/HEIF through libheif, read through the descriptor (`HEIFFileReader`): the primary
+/// image's embedded thumbnail when it is large enough, the primary image otherwise (grids and
+/// tiles assembled by libheif), taken as YCbCr planes and box-reduced while converted to RGB
+/// (`HEIFPlanes`) to the smallest size still ≥ `minLongSide`. libheif 1.15 decodes an image
+/// whole (no tile or region API), so its decoder's full-size planes are the peak; no full-size
+/// RGB copy is made, by libheif or here. A burst or sequence stored as several images in one
+/// file gives its primary image only, and only that image's data is read. libheif applies the
 /// `irot`/`imir` transformations itself, so the result is upright and any EXIF orientation
 /// inside the file is ignored (ISO/IEC 23008-12: the transformations govern).
 enum HEIFDecoder {
-    static func decode(_ bytes: [UInt8], name: String, minLongSide: Int, limits: DecodeLimits) throws -> DecodedImage {
+    /// - Parameter libheifRGB: RGB converted by libheif, not from the native planes (for tests
+    ///   that compare the two).
+    static func decode(fd: Int32, name: String, minLongSide: Int, limits: DecodeLimits,
+                       libheifRGB: Bool = false) throws -> DecodedImage {
+        // Kept alive until the context is freed (this defer runs after the context's): libheif
+        // reads through it while decoding, after its last use in Swift's eyes.
+        let file = HEIFFileReader(fd: fd, size: try FileBytes.size(fd, name: name))
+        defer { withExtendedLifetime(file) {} }
         guard let ctx = heif_context_alloc() else { throw ImagingError(.corrupt, name, "libheif could not start") }
         defer { heif_context_free(ctx) }
         // libheif's own ceiling stays at its default (32768 per side, checked when the file is
         // read): its setter limits each side, not the area, and would refuse a long panorama.
         // The area limit is ours, checked below before anything is decoded.
-        // libheif keeps its own copy: a pointer into a Swift array must not outlive the closure
-        // that lends it, and the copy costs little beside the decode.
-        let read = bytes.withUnsafeBytes { heif_context_read_from_memory(ctx, $0.baseAddress, $0.count, nil) }
+        let read = heif_context_read_from_reader(ctx, file.reader, file.userdata, nil)
         try check(read, name, "not a readable HEIF file")
         var primary: OpaquePointer?
         try check(heif_context_get_primary_image_handle(ctx, &primary), name, "no primary image")
@@ -25,15 +35,19 @@ enum HEIFDecoder {
         if let thumb = thumbnail(of: primary, minLongSide: minLongSide) {
             defer { heif_image_handle_release(thumb) }
             // A thumbnail that fails to decode is no reason to give up: the primary image follows.
-            if let image = try? pixels(of: thumb, name: name, limits: limits) {
+            // Taken as it is (Int.max: no reduction): it is small, and chosen as the one nearest
+            // `minLongSide` from above already.
+            if let (image, _) = try? pixels(of: thumb, name: name, minLongSide: .max, limits: limits) {
                 return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false, source: .embeddedThumbnail)
             }
         }
         guard fullW * fullH <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(fullW)×\(fullH) HEIF is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
-        let image = try pixels(of: primary, name: name, limits: limits)
-        return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false, source: .full)
+        let (image, factor) = try pixels(of: primary, name: name, minLongSide: minLongSide, limits: limits,
+                                         libheifRGB: libheifRGB)
+        return DecodedImage(image: image, fullWidth: fullW, fullHeight: fullH, damaged: false,
+                            source: factor == 1 ? .full : .boxReduced(factor: factor))
     }
 
     /// The smallest thumbnail whose long side still reaches `minLongSide`.
@@ -57,23 +71,35 @@ enum HEIFDecoder {
         return best?.handle
     }
 
-    /// Decodes one image handle to interleaved 8-bit RGB (alpha dropped: libheif composites
-    /// nothing, the colour planes are kept as they are) and converts its colour to sRGB.
-    private static func pixels(of handle: OpaquePointer, name: String, limits: DecodeLimits) throws -> RGBImage {
+    /// Decodes one image handle, reduces it by the largest factor keeping its long side ≥
+    /// `minLongSide` (and the factor used), alpha composited onto white as PNG's is (libheif
+    /// composites nothing: its colour planes under a transparent area are whatever the encoder
+    /// left there, often black), then its colour converted to sRGB.
+    private static func pixels(of handle: OpaquePointer, name: String, minLongSide: Int,
+                               limits: DecodeLimits, libheifRGB: Bool = false) throws -> (RGBImage, Int) {
         let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))
         guard w > 0, h > 0, w * h <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) HEIF image is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
-        var image: OpaquePointer?
-        // 10-bit HEICs (some Android phones) to 8 bits. libheif 1.15 already reduces them for
-        // the 8-bit interleaved layout asked for (measured); the option states it for versions
-        // that would keep the input's depth.
-        let options = heif_decoding_options_alloc()
-        defer { heif_decoding_options_free(options) }
-        options?.pointee.convert_hdr_to_8bit = 1
-        try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options),
-                  name, "HEIF image data not decodable")
-        guard let image else { throw ImagingError(.corrupt, name, "HEIF image data not decodable") }
+        let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        let premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
+        // YCbCr 4:2:0 first (see HEIFPlanes), RGB from libheif for layouts not converted there.
+        // 4:2:0 named, not "undefined": libheif 1.15 takes undefined as RGB 4:4:4 planes (it
+        // converts, measured). A 4:2:0 stream (every phone's, heif-enc's default) comes as
+        // decoded; a rare 4:4:4 or monochrome one is converted by libheif, losing nothing the
+        // reduced image keeps.
+        if !libheifRGB {
+            let native = try decode(handle, heif_colorspace_YCbCr, heif_chroma_420, name)
+            defer { heif_image_release(native) }
+            let iw = Int(heif_image_get_width(native, heif_channel_Y)), ih = Int(heif_image_get_height(native, heif_channel_Y))
+            let factor = BoxReduction.factor(longSide: max(iw, ih), minLongSide: minLongSide)
+            if iw > 0, ih > 0, iw * ih <= limits.maxPixels,
+               var reduced = HEIFPlanes.reduce(native, handle: handle, alpha: alpha, premultiplied: premultiplied, factor: factor) {
+                HEIFColor.toSRGB(&reduced.pixels, handle: handle)
+                return (reduced, factor)
+            }
+        }
+        let image = try decode(handle, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, name)
         defer { heif_image_release(image) }
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
@@ -81,17 +107,30 @@ enum HEIFDecoder {
         }
         let iw = Int(heif_image_get_width(image, heif_channel_interleaved))
         let ih = Int(heif_image_get_height(image, heif_channel_interleaved))
-        guard iw > 0, ih > 0, iw * ih <= limits.maxPixels else {
+        guard iw > 0, ih > 0, iw * ih <= limits.maxPixels, Int(stride) >= iw * (alpha ? 4 : 3) else {
             throw ImagingError(.corrupt, name, "HEIF decoder gave a \(iw)×\(ih) image")
         }
-        var pixels = [UInt8](repeating: 0, count: iw * ih * 3)
-        pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<ih {
-                (dst.baseAddress! + y * iw * 3).update(from: plane + y * Int(stride), count: iw * 3)
-            }
+        let factor = BoxReduction.factor(longSide: max(iw, ih), minLongSide: minLongSide)
+        guard var reduced = BoxReduction.reduce(plane: plane, stride: Int(stride), width: iw, height: ih,
+                                                channels: alpha ? 4 : 3, premultiplied: premultiplied, factor: factor) else {
+            throw ImagingError(.tooLarge, name, "out of memory reducing a \(iw)×\(ih) HEIF image")
         }
-        HEIFColor.toSRGB(&pixels, handle: handle)
-        return RGBImage(width: iw, height: ih, pixels: pixels)
+        HEIFColor.toSRGB(&reduced.pixels, handle: handle)
+        return (reduced, factor)
+    }
+
+    private static func decode(_ handle: OpaquePointer, _ colorspace: heif_colorspace, _ chroma: heif_chroma,
+                               _ name: String) throws -> OpaquePointer {
+        var image: OpaquePointer?
+        // 10-bit HEICs (some Android phones) to 8 bits. libheif 1.15 already reduces them for
+        // the 8-bit interleaved layout asked for (measured); the option states it for versions
+        // that would keep the input's depth. Native planes keep their depth (HEIFPlanes scales).
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        options?.pointee.convert_hdr_to_8bit = 1
+        try check(heif_decode_image(handle, &image, colorspace, chroma, options), name, "HEIF image data not decodable")
+        guard let image else { throw ImagingError(.corrupt, name, "HEIF image data not decodable") }
+        return image
     }
 
     private static func check(_ error: heif_error, _ name: String, _ what: String) throws {

@@ -8,7 +8,8 @@ public enum ImageDecoder {
     ///   - name: only for messages.
     ///   - format: what `MetadataReader` sniffed (the index has it).
     ///   - minLongSide: the smallest long side any consumer needs (1024 for the large thumbnail):
-    ///     a JPEG is DCT-scaled and a HEIC's thumbnail used as long as the result stays this long.
+    ///     a JPEG is DCT-scaled, a PNG or HEIC box-reduced and a HEIC's thumbnail used as long as
+    ///     the result stays this long.
     ///     A camera raw file gives its embedded JPEG preview (source `.embeddedThumbnail`, full
     ///     size the sensor's), which may be smaller: raw data is not developed here.
     ///   - orientation: EXIF orientation 1…8 of a JPEG, PNG or raw file, as `MediaMetadata`
@@ -23,12 +24,12 @@ public enum ImageDecoder {
             let o = orientation ?? readOrientation(MemoryByteSource(bytes), name: name)
             return try JPEGDecoder.decode(bytes, name: name, minLongSide: minLongSide, orientation: o, limits: limits)
         case .png:
-            let bytes = try FileBytes.readAll(fd, name: name, limit: limits.maxFileBytes)
-            let o = orientation ?? readOrientation(MemoryByteSource(bytes), name: name)
-            return try PNGDecoder.decode(bytes, name: name, orientation: o, limits: limits)
+            // Read through the descriptor, never whole: no file-size limit is needed.
+            let o = try orientation ?? readOrientation(FileByteSource(fd: fd, size: FileBytes.size(fd, name: name)), name: name)
+            return try PNGDecoder.decode(fd: fd, name: name, minLongSide: minLongSide, orientation: o, limits: limits)
         case .heic:
-            let bytes = try FileBytes.readAll(fd, name: name, limit: limits.maxFileBytes)
-            return try HEIFDecoder.decode(bytes, name: name, minLongSide: minLongSide, limits: limits)
+            // libheif reads through the descriptor what it decodes (see HEIFFileReader).
+            return try HEIFDecoder.decode(fd: fd, name: name, minLongSide: minLongSide, limits: limits)
         case .mp4, .mov:
             return try VideoFrameDecoder.decode(fd: fd, name: name, limits: limits)
         case .raw:

@@ -1,63 +1,49 @@
-import CPNG
+import CStreamDecode
 
-/// PNG through libpng's simplified API: every bit depth, palette, grey, interlaced; 16-bit
-/// reduced to 8; transparency composited on white in sRGB values, as browsers and viewers on a
-/// light background show a logo or screenshot (libpng's own compositing works in linear light
-/// and comes out visibly lighter than what users see elsewhere). The simplified API reports
-/// errors as a message instead of libpng's longjmp, which Swift cannot catch.
+/// PNG through libpng's row API, read from the descriptor a row at a time and reduced while
+/// reading by the largest integer factor that keeps the long side ≥ `minLongSide`, so a
+/// 100-megapixel PNG costs a row and the reduced image, not 300 MB of RGB (the simplified API
+/// used before wants the whole image in one buffer). Every bit depth, palette, grey,
+/// interlaced (Adam7 passes are placed where they belong, also without a full-size image);
+/// 16-bit reduced to 8 and gamma handled as that API did; transparency composited on white in
+/// sRGB values, as browsers and viewers on a light background show a logo or screenshot
+/// (libpng's own compositing works in linear light and comes out visibly lighter than what
+/// users see elsewhere). The box average is taken in the file's encoded values before its ICC
+/// profile is applied, as the area downsample after it averages sRGB values: for the few
+/// pixels each output pixel spans the difference is far below a level.
 enum PNGDecoder {
-    static func decode(_ bytes: [UInt8], name: String, orientation: Int, limits: DecodeLimits) throws -> DecodedImage {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        defer { png_image_free(&image) }
-        let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard begun != 0 else {
-            throw ImagingError(.corrupt, name, "not a decodable PNG: \(message(&image))")
+    static func decode(fd: Int32, name: String, minLongSide: Int, orientation: Int, limits: DecodeLimits) throws -> DecodedImage {
+        guard let png = shoebox_png_open(fd) else { throw ImagingError(.io, name, "out of memory") }
+        defer { shoebox_png_close(png) }
+        var width: UInt32 = 0, height: UInt32 = 0, interlaced: Int32 = 0
+        guard shoebox_png_read_header(png, &width, &height, &interlaced) == 0 else {
+            throw ImagingError(.corrupt, name, "not a decodable PNG: \(message(png))")
         }
-        let w = Int(image.width), h = Int(image.height)
+        let w = Int(width), h = Int(height)
         guard w > 0, h > 0 else { throw ImagingError(.corrupt, name, "PNG declares an empty image") }
         guard w * h <= limits.maxPixels else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) PNG is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
-        let hasAlpha = image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
-        image.format = UInt32(PNG_FORMAT_RGB) | (hasAlpha ? UInt32(PNG_FORMAT_FLAG_ALPHA) : 0)
-        var pixels = [UInt8](repeating: 0, count: w * h * (hasAlpha ? 4 : 3))
-        let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-        // A truncated or corrupt PNG fails whole here: libpng gives no partial image to keep.
-        guard finished != 0 else {
-            throw ImagingError(.corrupt, name, "PNG image data not decodable: \(message(&image))")
+        let factor = BoxReduction.factor(longSide: max(w, h), minLongSide: minLongSide)
+        let rw = (w + factor - 1) / factor, rh = (h + factor - 1) / factor
+        var pixels = [UInt8](repeating: 0, count: rw * rh * 3)
+        let status = pixels.withUnsafeMutableBufferPointer { shoebox_png_read_reduced(png, Int32(factor), $0.baseAddress) }
+        // A truncated or corrupt PNG fails whole, as it always has: the rows before the damage
+        // are not kept.
+        guard status == 0 else {
+            throw ImagingError(.corrupt, name, "PNG image data not decodable: \(message(png))")
         }
-        if hasAlpha { pixels = onWhite(consume pixels, count: w * h) }
-        if let icc = PNGChunks.iccProfile(bytes) {
-            ColorConversion.rgbToSRGB(&pixels, icc: icc)
+        var iccLength: UInt32 = 0
+        if let icc = shoebox_png_icc(png, &iccLength), iccLength > 0 {
+            ColorConversion.rgbToSRGB(&pixels, icc: Array(UnsafeBufferPointer(start: icc, count: Int(iccLength))))
         }
-        let upright = Orientation.apply(orientation, to: RGBImage(width: w, height: h, pixels: pixels))
+        let upright = Orientation.apply(orientation, to: RGBImage(width: rw, height: rh, pixels: pixels))
         let swaps = Orientation.swapsDimensions(orientation)
-        return DecodedImage(image: upright, fullWidth: swaps ? h : w, fullHeight: swaps ? w : h, damaged: false, source: .full)
+        return DecodedImage(image: upright, fullWidth: swaps ? h : w, fullHeight: swaps ? w : h, damaged: false,
+                            source: factor == 1 ? .full : .boxReduced(factor: factor))
     }
 
-    /// RGBA (not premultiplied) over white, c·a + 255·(1 − a) rounded, packed to RGB in the
-    /// same buffer (pixel i's RGB never overtakes pixel i's RGBA), so a large PNG does not need
-    /// a second full-size buffer.
-    private static func onWhite(_ rgba: [UInt8], count: Int) -> [UInt8] {
-        var buffer = rgba
-        buffer.withUnsafeMutableBufferPointer { p in
-            for i in 0..<count {
-                let a = Int(p[i * 4 + 3])
-                let r = p[i * 4], g = p[i * 4 + 1], b = p[i * 4 + 2]
-                p[i * 3] = UInt8((Int(r) * a + 255 * (255 - a) + 127) / 255)
-                p[i * 3 + 1] = UInt8((Int(g) * a + 255 * (255 - a) + 127) / 255)
-                p[i * 3 + 2] = UInt8((Int(b) * a + 255 * (255 - a) + 127) / 255)
-            }
-        }
-        buffer.removeSubrange((count * 3)...)
-        return buffer
-    }
-
-    private static func message(_ image: inout png_image) -> String {
-        withUnsafeBytes(of: &image.message) { raw in
-            let bytes = raw.prefix { $0 != 0 }
-            return bytes.isEmpty ? "unknown error" : String(decoding: bytes, as: UTF8.self)
-        }
+    private static func message(_ png: OpaquePointer) -> String {
+        String(cString: shoebox_png_message(png))
     }
 }
