@@ -48,6 +48,20 @@ shoebox_png *shoebox_png_open(int fd) {
     if (self->png) self->info = png_create_info_struct(self->png);
     if (!self->png || !self->info) { shoebox_png_close(self); return NULL; }
     png_set_read_fn(self->png, self, read_data);
+    // Untrusted files: Debian's libpng puts no ceiling on what an ancillary chunk may allocate,
+    // so a 1.8 KB file declaring a 2 GB iTXt chunk made libpng allocate 2 GB before finding the
+    // file ends (a fuzzing find). Only the pixels and the colour chunks matter here: every text,
+    // eXIf (read by MetadataReader), time and palette-histogram chunk is skipped unread, and
+    // whatever is still kept (iCCP) may take at most 16 MiB; past that libpng reports a benign
+    // error and drops the chunk. The simplified API used before skipped them the same way.
+    static const png_byte skipped[] = {'t', 'E', 'X', 't', '\0', 'z', 'T', 'X', 't', '\0', 'i', 'T', 'X', 't', '\0',
+                                       'e', 'X', 'I', 'f', '\0', 't', 'I', 'M', 'E', '\0', 's', 'P', 'L', 'T', '\0',
+                                       'h', 'I', 'S', 'T', '\0', 'p', 'H', 'Y', 's', '\0', 'o', 'F', 'F', 's', '\0',
+                                       'p', 'C', 'A', 'L', '\0', 's', 'C', 'A', 'L', '\0'};
+    png_set_keep_unknown_chunks(self->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(self->png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof skipped / 5));
+    png_set_chunk_malloc_max(self->png, 16u << 20);
+    png_set_chunk_cache_max(self->png, 128);
     return self;
 }
 

@@ -41,14 +41,19 @@ enum Fixtures {
     /// Decodes `url` in a process of its own (`imaging-probe`, built beside the test bundle) at
     /// the pipeline's minLongSide: its peak RSS is that one decode's, where this process's peak
     /// is every test's so far and could hide a full-size buffer.
-    static func probe(_ url: URL, _ format: MediaFormat, minLongSide: Int = 960) throws -> Probe {
+    /// The `imaging-probe` built beside the running test bundle.
+    static func probeBinary() throws -> String {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var binary = dir.appendingPathComponent("imaging-probe")
         for _ in 0..<3 where !FileManager.default.isExecutableFile(atPath: binary.path) {
             dir = dir.deletingLastPathComponent()
             binary = dir.appendingPathComponent("imaging-probe")
         }
-        let out = try TestRoll.run(binary.path, [url.path, format.rawValue, String(minLongSide)]).stdout
+        return binary.path
+    }
+
+    static func probe(_ url: URL, _ format: MediaFormat, minLongSide: Int = 960) throws -> Probe {
+        let out = try TestRoll.run(try probeBinary(), [url.path, format.rawValue, String(minLongSide)]).stdout
         let f = out.split(separator: " ").map(String.init)
         guard f.count == 6, let w = Int(f[0]), let h = Int(f[1]), let kib = Int(f[5].trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw ImagingError(.io, url.lastPathComponent, "imaging-probe said: \(out)")

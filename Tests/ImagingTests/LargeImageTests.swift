@@ -26,6 +26,26 @@ struct LargeImageTests {
         #expect(d.image.pixels.allSatisfy { $0 == 255 }, "transparent must come out white")
     }
 
+    /// A fuzzing find: a 4×3 PNG of 1.8 KB whose iTXt chunk declares 2 GB made libpng allocate
+    /// 2 GB before it found the file's end (Debian's libpng sets no chunk ceiling). Text chunks
+    /// are skipped unread now; the file fails in one line, in the memory of a small decode.
+    @Test("a PNG chunk declaring 2 GB fails in one line without the allocation")
+    func chunkDeclaringTwoGigabytes() throws {
+        let small = dir.appendingPathComponent("small.png")
+        try Fixtures.run("convert", ["-size", "4x3", "xc:red", small.path])
+        var bytes = [UInt8](try Data(contentsOf: small))
+        let ihdrEnd = 8 + 12 + 13  // signature, then IHDR (length, type, 13 bytes, CRC)
+        let chunk: [UInt8] = [0x78, 0x44, 0x00, 0x8F] + Array("iTXt".utf8) + [UInt8](repeating: 0x41, count: 64)
+        bytes.insert(contentsOf: chunk, at: ihdrEnd)
+        let bomb = dir.appendingPathComponent("itxt-2gb.png")
+        try Data(bytes).write(to: bomb)
+        let error = try #require(throws: ImagingError.self) { try Fixtures.decode(bomb, .png, minLongSide: 960) }
+        #expect(error.code == .corrupt && !error.description.contains("\n"), "\(error)")
+        let r = try TestRoll.run("/usr/bin/time", ["-f", "peak %M", try Fixtures.probeBinary(), bomb.path, "png", "960"], allowFailure: true)
+        let kib = Int(r.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }?.dropFirst(5) ?? "") ?? Int.max
+        #expect(r.status != 0 && kib >> 10 < 120, "peak RSS \(kib >> 10) MiB: \(r.stderr)")
+    }
+
     @Test("a 100-megapixel interlaced (Adam7) PNG is reduced pass by pass, without a full-size image")
     func hundredMegapixelInterlacedPNG() throws {
         let url = dir.appendingPathComponent("interlaced.png")
