@@ -23,9 +23,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan as scanbench  # the roll and the binary, exactly as the scan benchmark finds them
 
 
-def start_watch(sb, lib, log_path):
+def start_watch(sb, lib, log_path, analyze=True):
     log = open(log_path, "w")
-    p = subprocess.Popen([sb, "watch", "--library", lib], stdout=subprocess.DEVNULL, stderr=log,
+    p = subprocess.Popen([sb, "watch", "--library", lib] + ([] if analyze else ["--no-analyze"]), stdout=subprocess.DEVNULL, stderr=log,
                          env=dict(os.environ, SHOEBOX_LIBRARY=""))
     deadline = time.time() + 60
     while "reconciled by a scan (start-up)" not in open(log_path).read():
@@ -74,7 +74,7 @@ def one_run(a, sb, photos, contents, work):
         lib = os.path.join(work, "library")
         os.makedirs(os.path.join(lib, "drops"))
         subprocess.run([sb, "init", lib], check=True, capture_output=True)
-        watch = start_watch(sb, lib, os.path.join(work, "watch.log"))
+        watch = start_watch(sb, lib, os.path.join(work, "watch.log"), analyze=not a.no_analyze)
         db = index_db(lib)
         latencies = []
         for i in range(a.drops):
@@ -146,6 +146,7 @@ def main():
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--roll-files", type=int, default=1000)
     ap.add_argument("--long-side", type=int, default=4032)
+    ap.add_argument("--no-analyze", action="store_true", help="watch without its background analysis (to see what it costs)")
     ap.add_argument("--json")
     a = ap.parse_args()
     sb = scanbench.shoebox_bin()
