@@ -7,9 +7,9 @@ import PhotoLibrary
 /// The analyser `analyze` and `watch` use: one decode per file, at the size the largest
 /// consumer needs (DCT-scaled JPEG, a HEIC's own thumbnail when big enough), then every consumer
 /// from that one image — the two thumbnails, the perceptual hash, face detection and the faces'
-/// descriptors. One per worker thread (dlib's detector and network keep scratch state).
+/// descriptors. One per worker thread (the detector network and dlib's keep scratch state).
 public final class PixelAnalyzer: FileAnalyzing {
-    /// The long side of the working image: the larger thumbnail and the face detector's size.
+    /// The long side of the working image: the larger thumbnail (faces are searched on it).
     public static let workingSide = 1024
     /// The smallest decode accepted for it: a 4032-px camera JPEG then decodes at 1/4 of its
     /// size by the DCT (1008 px) instead of 1/2 (2016 px), twice as fast, for a thumbnail 1.6 %

@@ -30,8 +30,8 @@ public struct AssetAnalysis: Codable, Equatable, Sendable {
 
     /// Raise when the analysis of a file would come out differently (a better detector, a new
     /// field): every asset analysed by an older version is analysed again.
-    /// 2: CenterFace replaced dlib's HOG as the detector (faces its boxes sit differently on,
-    /// and small ones HOG missed); names and "forgotten" carry over (`FaceEvidence.carryOver`).
+    /// 2: CenterFace replaced dlib's HOG as the detector (its boxes sit differently, and it
+    /// finds small faces HOG missed); names and "forgotten" carry over (`FaceEvidence.carryOver`).
     public static let currentVersion = 2
 
     /// Does this record describe `asset`'s present content, made by the current analyser?
