@@ -273,8 +273,9 @@ final class AnalysisQueue: @unchecked Sendable {
     }
 
     /// Analysis is background work: below indexing and the user's programs, for CPU and disk
-    /// (SCHED_IDLE, `nice` 10 and the idle I/O class, for this thread only). Best effort: where the system refuses (a sandbox without `sched_setscheduler`), analysis
-    /// runs at normal priority, which costs speed, not correctness.
+    /// (SCHED_IDLE, `nice` 10 and the idle I/O class, for this thread only). Best effort: where
+    /// the system refuses (a sandbox without `sched_setscheduler`), analysis runs at normal
+    /// priority, which costs speed, not correctness.
     @discardableResult static func lowerPriority() -> Bool { shoebox_background_thread() == 0 }
 }
 
