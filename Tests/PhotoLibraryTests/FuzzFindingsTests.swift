@@ -27,6 +27,38 @@ struct FuzzFindingsTests {
         #expect(ShoeboxClock.parseISO8601("2026-11-22") != nil)
     }
 
+    /// A sidecar with bytes that are not UTF-8 in a string of a key it ignores: Foundation's
+    /// decoder took it, and the asset's path it gave back then trapped in `Asset.folder`
+    /// (`Fuzz/run Sidecar`, minimised by libFuzzer, kept whole here). Refused before parsing now.
+    @Test func aSidecarThatIsNotUTF8IsRefusedInOneLine() throws {
+        let base64 = """
+            ewogICJhc3NldCIgOiB7CiAgICAiZmlyc3Rfc2VlbiIgOiAiMjAyNi0xMS0yMlQxMDoxNTowMy4wMDBaIiwKICAgICJpZCIg
+            OiAiZGJhMzIxMzMtYTRjNi00MWU4LWE3YzEtMDBkNzNlNWY0MDcyIiwKICAgICJpbm9kZSIgOiA1NDczNTc2LAogICAgImlz
+            X3V0aWxpdHkiIDogZmFsc2UsCiAgICAia2luZCIgOiAicGhvdG8iLAogICAgIm1ldGFkYXRhIiA6IHsKICAgICAgImZhY2Vz
+            IiA6IFsKCiAgICAgIF0sCiAgICAgICJmb3JtYXQiIDogImpwZWciLAogICAgICAiZ3BzIiA6IHsKICAgICAgICAibGF0IiA6
+            IDQ4Ljg0MjU4MDAwMDAwMDAwNSwKICAgICAgICAibG9uIiA6IDIuMzM2NzQwMDAwMDAwMDAwMwogICAgICB9LAogICAgICAi
+            bWFrZSIgOiAiQXBwbGUiLAogICAgICAibW9kZWwiIDogImlQaG9uZSAxNSBQcm8iLAogICAgICAib3JpZW50YXRpb24iIDog
+            MywKICAgICAgInBlcnNvbnMiIDogWwoKICAgICAgXSwKICAgICAgInBpeGVsSGVpZ2h0IiA6IDI4NSwKICAgICAgInBpeGVs
+            V2lkdGgiIDogNDAzLAogICAgICAidGFvb29vb29vb29vb29vb29vb29vb29vb29vb29vb29vb29vb29vb29vb29vb29vb29v
+            b29vb29vb29vb29vb29vb29vb29vb29vb29vb29va2VuQXQiIDogewogICAgICAgICJkYXRkIiA6ICIyMDIzLTDCwsLCwsLC
+            wsLCwj/CwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLC
+            wsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsI3LTA2VDEyOjE2OjVONmljdV83NjE1Q2hpbmVzZUNzb3VyY3hpZiIsCiAg
+            ICAgICAgInV0Y09mZnNldFNlY29uZHMiIDogNzIwMAogICAgICB9CiAgICB9LAogICAgIm10aW1lX25zIiA6IDE3OTU2Mjk4
+            MTQ1MDM1NDIxMTksCiAgICAicGF0aCIgOiAiUyIsCiAgICAicGxhY2UiIDogewogICAgICAiY2l0eSIgOiAiUGFyaXMiLAog
+            ICAgICAiY291bnRyeSIgOiAiRnJhbmNlIgogICAgfSwKICAgICJzaGEyNTYiIDogImM1NGU5ZGFmYTg0NmZlZWI1ZmIzMTZh
+            MDVjNDQwMWMyNDZmMWM1NTg3YmZmNGEyMmExOGMyZTdlNDcyNTk2ZDUiLAogICAgInNpemUiIDogMjA2NTYsCiAgICAic3Rh
+            dGUiIDogInByZXNlbnQiCiAgfSwKICAic2NoZW1hIiA6IDEKfQ==
+            """
+        let bytes = try #require(Data(base64Encoded: base64, options: .ignoreUnknownCharacters))
+        let store = SidecarStore(library: Library(root: URL(fileURLWithPath: "/nonexistent/fuzz-library")))
+        let error = #expect(throws: ShoeboxError.self) { try store.decode(bytes, name: "x.json") }
+        #expect(error?.message.contains("not UTF-8") == true, "\(String(describing: error))")
+        // The same sidecar with those bytes made valid UTF-8 reads, and its path's parts are plain.
+        let repaired = Data(String(decoding: bytes, as: UTF8.self).utf8)
+        let sidecar = try store.decode(repaired, name: "x.json")
+        #expect(sidecar.asset.path == "S" && sidecar.asset.folder == "" && sidecar.asset.name == "S")
+    }
+
     /// A path with a run of 19 or more digits overflowed the file-name date scanner when `list` or
     /// `show --json` asked an asset without a capture date for its date.
     @Test func aPathWithALongRunOfDigitsListsWithItsModificationTime() throws {

@@ -76,9 +76,9 @@ public struct Asset: Codable, Equatable, Sendable {
     public var format: MediaFormat { metadata.format }
     public var width: Int { metadata.uprightWidth }
     public var height: Int { metadata.uprightHeight }
-    public var name: String { (path as NSString).lastPathComponent }
+    public var name: String { LibraryPath.leaf(path) }
     /// The folder part of `path` ("" at the root).
-    public var folder: String { (path as NSString).deletingLastPathComponent }
+    public var folder: String { LibraryPath.parent(path) }
     public var stem: String { (name as NSString).deletingPathExtension }
     /// Names from the file's own XMP (`PersonInImage`, named regions), then the names of the people
     /// recognised in it, each once in that order. A file's name for a face whose person the user

@@ -50,6 +50,12 @@ public struct SidecarStore: Sendable {
     }
 
     public func decode(_ data: Data, name: String) throws -> Sidecar {
+        // JSON is UTF-8 (RFC 8259). Foundation's decoder given other bytes in a string it skips
+        // handed back strings that trapped later (`Asset.folder` on a decoded path: a Sidecar
+        // fuzzing find), so such a file is refused before it is parsed.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw ShoeboxError(.io, "sidecar \(name) is not valid: it is not UTF-8 text")
+        }
         do {
             let sidecar = try ShoeboxJSON.makeDecoder().decode(Sidecar.self, from: data)
             // A path edited to lead out (`../outside/x.jpg`) must never reach a file operation.
