@@ -55,6 +55,11 @@ public struct UserAlbums: Sendable {
         for name in names.sorted() {
             do {
                 guard let data = try library.files.contents(of: Self.stateFolder + "/" + name) else { continue }
+                // As for sidecars: bytes that are not UTF-8 never reach Foundation's decoder.
+                guard String(validating: data, as: UTF8.self) != nil else {
+                    problem(".shoebox/albums/\(name) is not UTF-8 text; ignored")
+                    continue
+                }
                 let album = try ShoeboxJSON.makeDecoder().decode(UserAlbum.self, from: data)
                 guard album.schema <= UserAlbum.currentSchema else {
                     problem(".shoebox/albums/\(name) has schema \(album.schema), newer than this Shoebox; upgrade Shoebox")
