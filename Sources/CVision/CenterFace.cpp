@@ -131,6 +131,12 @@ int cv_centerface_detect(cv_centerface_detector *d, const uint8_t *rgb, int w, i
                            cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
         // The network takes RGB in 0…255, unnormalised, as the pixels come.
         cv::dnn::Net &net = d->net(input.size());
+        // However this call ends (an exception, unexpected outputs), a large net is not kept.
+        struct Release {
+            cv_centerface_detector *d;
+            cv::Size size;
+            ~Release() { d->done_with(size); }
+        } release{d, input.size()};
         net.setInput(cv::dnn::blobFromImage(input, 1.0, cv::Size(), cv::Scalar(), false, false));
         std::vector<cv::Mat> outs;
         net.forward(outs, output_names);
@@ -139,8 +145,6 @@ int cv_centerface_detect(cv_centerface_detector *d, const uint8_t *rgb, int w, i
             return -1;
         }
         std::vector<Candidate> found = decode(outs, threshold);
-        outs.clear();
-        d->done_with(input.size());
         // Neighbouring cells over one face: keep the strongest of boxes overlapping by IoU ≥ 0.3.
         std::vector<cv::Rect2d> boxes;
         std::vector<float> scores;
