@@ -60,8 +60,26 @@ double qr_share(const Frame &f) {
     cv::QRCodeDetector detector;
     std::vector<cv::Point2f> corners;
     if (!detector.detect(f.gray8, corners) || corners.size() != 4) return 0;
-    // The finder patterns' detector fires on window grids and tiles: a code counts once it decodes.
-    if (detector.decode(f.gray8, corners).empty()) return 0;
+    // The finder-pattern detector also fires on window grids and tiles, and Debian's OpenCV
+    // cannot decode (no quirc): a code counts when its quadrilateral is nearly square and,
+    // straightened, is black and white (Otsu's two classes explain most of its variance).
+    double a = cv::norm(corners[0] - corners[1]), b = cv::norm(corners[1] - corners[2]);
+    double c = cv::norm(corners[2] - corners[3]), d = cv::norm(corners[3] - corners[0]);
+    double lo = std::min({a, b, c, d}), hi = std::max({a, b, c, d});
+    if (lo < 20 || hi > 1.4 * lo) return 0;
+    std::vector<cv::Point2f> square = {{0, 0}, {63, 0}, {63, 63}, {0, 63}};
+    cv::Mat patch, bin;
+    cv::warpPerspective(f.gray8, patch, cv::getPerspectiveTransform(corners, square), cv::Size(64, 64));
+    cv::threshold(patch, bin, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    cv::Scalar mean, sd, m0, m1;
+    cv::meanStdDev(patch, mean, sd);
+    double dark = 1 - cv::countNonZero(bin) / 4096.0;
+    if (sd[0] < 40 || dark < 0.25 || dark > 0.75) return 0;
+    m1 = cv::mean(patch, bin);
+    cv::Mat inv = 255 - bin;
+    m0 = cv::mean(patch, inv);
+    double between = dark * (1 - dark) * (m1[0] - m0[0]) * (m1[0] - m0[0]);
+    if (between < 0.8 * sd[0] * sd[0]) return 0;
     return std::fabs(cv::contourArea(corners)) / (double)f.gray8.total();
 }
 
