@@ -64,8 +64,8 @@ public enum ScoreModel {
         let faceBlur = faces.isEmpty ? nil : faces.map { $0.blur * $0.h }.reduce(0, +) / faces.map(\.h).reduce(0, +)
         let subject = faceBlur.map { 0.5 * $0 + 0.2 * m["blur_subject"] } ?? 0.7 * m["blur_subject"]
         let blur = subject + 0.2 * m["blur_best"] + 0.1 * m["blur_global"]
-        // Below 0.2 the index means halos and grain rather than detail (over-sharpening, noise).
-        let sharpness = falling(blur, mid: 0.44, width: 0.065) * decay(0.2 - blur, half: 0.06)
+        // No penalty for a very low index: a crisp photo measures as low as an over-sharpened one.
+        let sharpness = falling(blur, mid: 0.44, width: 0.065)
         let motion = decay(m["motion"], half: 0.25)
         let noise = decay(m["noise"], half: 5) * decay(m["chroma_noise"], half: 0.6)
         // Exposure: mid-tones near the middle (a log scale: a night scene is allowed to be dark),
