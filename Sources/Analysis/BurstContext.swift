@@ -1,4 +1,5 @@
 import Foundation
+import Metadata
 import PhotoLibrary
 import Scoring
 
@@ -21,8 +22,12 @@ enum BurstContext {
             for n in try writer.index.assets(matching: q) { window[n.id] = n }
         }
         let frames = window.values.compactMap { a -> BurstRanking.Frame? in
+            // Only a capture time the file states makes a burst: files copied together share
+            // modification times (and an edit's IFD0 time is not when the shutter fired).
             guard let analysis = a.analysis, analysis.sha256 == a.sha256, let s = analysis.score,
-                  let t = a.takenAt?.date, a.kind == .photo else { return nil }
+                  let taken = a.takenAt, taken.source != .mtime, taken.source != .exifModified,
+                  a.kind == .photo else { return nil }
+            let t = taken.date
             return BurstRanking.Frame(id: a.id, takenAt: t.timeIntervalSince1970,
                                       hash: analysis.perceptualHash.flatMap { UInt64($0, radix: 16) },
                                       base: s.base, frame: s.frame, isUtility: s.utility != nil)

@@ -32,7 +32,7 @@ public enum ScoreModel {
         let faces = judgedFaces(m.faces)
         let c = components(m, faces: faces)
         var logSum = 0.0
-        for (name, w) in weights { logSum += w / totalWeight * log(max(0.01, value(of: name, in: c))) }
+        for (name, w) in weights { logSum += w / totalWeight * log(max(1e-4, value(of: name, in: c))) }
         let quality = exp(logSum)
         let people = peopleFactor(c)
         let utility = utilityKind(m, context: context)
@@ -63,11 +63,17 @@ public enum ScoreModel {
         // with the sharpest tiles always in, so that a shallow depth of field is not "blur".
         let faceBlur = faces.isEmpty ? nil : faces.map { $0.blur * $0.h }.reduce(0, +) / faces.map(\.h).reduce(0, +)
         let subject = faceBlur.map { 0.5 * $0 + 0.2 * m["blur_subject"] } ?? 0.7 * m["blur_subject"]
-        let blur = subject + 0.2 * m["blur_best"] + 0.1 * m["blur_global"]
+        var blur = subject + 0.2 * m["blur_best"] + 0.1 * m["blur_global"]
+        // Without faces, a sharp part (the sharpest tenth of the tiles) caps the index: a subject
+        // in focus before a blurred background is a choice, not blur, even where saliency
+        // looked elsewhere. A face out of focus stays a fault.
+        if faces.isEmpty { blur = min(blur, m["blur_best"] + 0.12) }
         // No penalty for a very low index: a crisp photo measures as low as an over-sharpened one.
         let sharpness = falling(blur, mid: 0.44, width: 0.065)
         let motion = decay(m["motion"], half: 0.25)
-        let noise = decay(m["noise"], half: 5) * decay(m["chroma_noise"], half: 0.6)
+        // A long tail (1/(1 + x/h)): noise keeps costing as it grows, where a steeper curve
+        // would reach its floor at the first level and let the grain pass for sharpness.
+        let noise = 1 / (1 + m["noise"] / 4) / (1 + m["chroma_noise"] / 1.5)
         // Exposure: mid-tones near the middle (a log scale: a night scene is allowed to be dark),
         // highlights not blown, shadows not crushed.
         let luma = max(1, m["mean_luma"])
