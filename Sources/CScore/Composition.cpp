@@ -39,11 +39,13 @@ std::vector<double> measure_saliency(const Frame &f, int cols, int rows, sc_meas
 
 void measure_tilt(const Frame &f, sc_measures &m) {
     m.tilt = 0; m.has_horizon = 0;
-    cv::Mat edges;
-    cv::Canny(f.gray8, edges, 60, 160);
+    // At half size: a horizon is a long line, and the Hough transform costs a quarter as much.
+    cv::Mat half, edges;
+    cv::resize(f.gray8, half, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+    cv::Canny(half, edges, 60, 160);
     std::vector<cv::Vec4i> lines;
-    int minLength = std::max(40, f.gray8.cols * 3 / 10);
-    cv::HoughLinesP(edges, lines, 1, CV_PI / 720, 80, minLength, 8);
+    int minLength = std::max(20, half.cols * 3 / 10);
+    cv::HoughLinesP(edges, lines, 1, CV_PI / 720, 40, minLength, 4);
     double total = 0, weighted = 0;
     for (auto &l : lines) {
         double dx = l[2] - l[0], dy = l[3] - l[1];
@@ -53,7 +55,7 @@ void measure_tilt(const Frame &f, sc_measures &m) {
         double len = std::hypot(dx, dy);
         total += len; weighted += len * angle;
     }
-    if (total >= 0.5 * f.gray8.cols) {
+    if (total >= 0.5 * half.cols) {
         m.has_horizon = 1;
         m.tilt = weighted / total;
     }
