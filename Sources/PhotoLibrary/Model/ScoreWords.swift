@@ -30,7 +30,8 @@ public enum ScoreWords {
         else if c.contrast < 0.45 { faults.append("flat (low contrast)") }
         if c.noise < 0.6 { faults.append("noisy") }
         if c.compression < 0.6 { faults.append((m["posterize"] ?? 0) > 0.1 ? "banding" : "compression artefacts") }
-        if (m["has_horizon"] ?? 0) > 0, abs(m["tilt"] ?? 0) >= 2 { faults.append(String(format: "horizon tilted %.0f°", abs(m["tilt"] ?? 0))) }
+        // Lines tilted 8–12° are more often a roof or a table edge than a horizon: not said.
+        if (m["has_horizon"] ?? 0) > 0, (2...8).contains(abs(m["tilt"] ?? 0)) { faults.append(String(format: "horizon tilted %.0f°", abs(m["tilt"] ?? 0))) }
         if let eyes = c.eyes {
             if eyes >= 0.95 { good.append("eyes open") } else if eyes < 0.7 { faults.append("eyes closed") }
         }
