@@ -108,9 +108,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Curation (brief 000): a list ranked by score, a selection, sharing originals, an album.
+        .target(name: "Curation", dependencies: ["PhotoLibrary", "Analysis", "CSystem"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -128,6 +131,8 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
+        // `curate` through the built binary; scores given in-process through the library's writer.
+        .testTarget(name: "CurationTests", dependencies: ["shoebox", "Curation", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],
