@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Metadata", targets: ["Metadata"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Curation", targets: ["Curation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -109,7 +110,8 @@ let package = Package(
         ]),
 
         // Curation (brief 000): a list ranked by score, a selection, sharing originals, an album.
-        .target(name: "Curation", dependencies: ["PhotoLibrary", "Analysis", "CSystem"]),
+        // `add` waits for scores in the CLI (as `analyze --wait`), so it needs no pixels itself.
+        .target(name: "Curation", dependencies: ["PhotoLibrary", "CSystem"]),
 
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [

@@ -28,11 +28,7 @@ public struct Curation {
     /// are dropped from the returned state, each with a `note`; the caller saves it if it writes.
     public func load(note: (String) -> Void = { _ in }) throws -> (state: CurationState, entries: [CurationEntry]) {
         var state = try store.load()
-        var q = AssetQuery()
-        q.ids = state.items
-        q.states = AssetState.allCases
-        q.includeLiveVideos = true
-        let found = try state.items.isEmpty ? [] : index.assets(matching: q)
+        let found = try assets(state.items)
         let known = Set(found.map(\.id))
         let gone = state.items.filter { !known.contains($0) }
         if !gone.isEmpty {
@@ -44,7 +40,8 @@ public struct Curation {
 
     /// `state`'s items ranked, from `assets` (which hold them).
     func entries(_ state: CurationState, _ assets: [Asset]) -> [CurationEntry] {
-        let ranked = CurationRanking.ranked(assets.filter { Set(state.items).contains($0.id) })
+        let wanted = Set(state.items)
+        let ranked = CurationRanking.ranked(assets.filter { wanted.contains($0.id) })
         let companions = (try? index.liveVideos(for: ranked.map(\.id))) ?? [:]
         return ranked.enumerated().map { i, a in
             CurationEntry(rank: i + 1, asset: a, selected: state.selected.contains(a.id), companion: companions[a.id])
@@ -53,11 +50,23 @@ public struct Curation {
 
     /// The list after `state` was changed (saved by the caller first).
     public func entries(of state: CurationState) throws -> [CurationEntry] {
-        var q = AssetQuery()
-        q.ids = state.items
-        q.states = AssetState.allCases
-        q.includeLiveVideos = true
-        return entries(state, try state.items.isEmpty ? [] : index.assets(matching: q))
+        entries(state, try assets(state.items))
+    }
+
+    /// The assets of `ids` in any state, a few thousand per query (SQLite's limit on
+    /// parameters is 32,766).
+    func assets(_ ids: [AssetID]) throws -> [Asset] {
+        var out: [Asset] = []
+        var start = 0
+        while start < ids.count {
+            var q = AssetQuery()
+            q.ids = Array(ids[start..<min(ids.count, start + 5000)])
+            q.states = AssetState.allCases
+            q.includeLiveVideos = true
+            out += try index.assets(matching: q)
+            start += 5000
+        }
+        return out
     }
 
     // MARK: Which photos a command means

@@ -14,6 +14,12 @@ enum ShareFolder {
     /// DIR opened: made when missing (its parent must exist), refused inside the library (the
     /// shared files would be indexed as new photos, duplicates of their originals).
     static func open(_ path: String, library: Library) throws -> (fd: Int32, path: String) {
+        // Not even made inside the library: its parent is checked before anything is created.
+        let parent = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: path), let real = realpath(parent, nil) {
+            defer { free(real) }
+            try refuseInside(String(cString: real), path, library)
+        }
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
             let e = errno
             if e == ENOENT { throw ShoeboxError(.notFound, "cannot make the folder \(path): the folder that would hold it does not exist") }
@@ -25,15 +31,23 @@ enum ShareFolder {
             if e == ENOTDIR { throw ShoeboxError(.invalidArgument, "\(path) is not a folder") }
             throw failure(path, e)
         }
-        if let real = realPath(fd), let root = realpath(library.root.path, nil) {
-            let rootPath = String(cString: root)
-            free(root)
-            if real == rootPath || real.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") {
+        if let real = realPath(fd) {
+            do { try refuseInside(real, path, library) } catch {
                 close(fd)
-                throw ShoeboxError(.invalidArgument, "\(path) is inside the library: shared files there would be indexed as copies of their originals; share to a folder outside \(library.root.path)")
+                throw error
             }
         }
         return (fd, path)
+    }
+
+    /// Throws when the folder whose real path is `real` is the library or inside it.
+    static func refuseInside(_ real: String, _ path: String, _ library: Library) throws {
+        guard let root = realpath(library.root.path, nil) else { return }
+        let rootPath = String(cString: root)
+        free(root)
+        if real == rootPath || real.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") {
+            throw ShoeboxError(.invalidArgument, "\(path) is inside the library: shared files there would be indexed as copies of their originals; share to a folder outside \(library.root.path)")
+        }
     }
 
     /// The folder's path with every link resolved, from its descriptor.

@@ -19,7 +19,7 @@ struct Curate: ParsableCommand {
 }
 
 /// Prints the list (`--json`: `CurationItemJSON`s best first), or `line` when not JSON.
-private func printList(_ entries: [CurationEntry], _ output: JSONOutput, line: String?) throws {
+func printList(_ entries: [CurationEntry], _ output: JSONOutput, line: String?) throws {
     if output.json { return try output.print(entries.map(CurationItemJSON.init)) }
     if let line { Terminal.out(line) }
 }
@@ -27,7 +27,7 @@ private func printList(_ entries: [CurationEntry], _ output: JSONOutput, line: S
 private func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
 /// Runs a change of the list: the writer lock held from load to save, purged ids dropped.
-private func changingList(_ options: LibraryOptions,
+func changingList(_ options: LibraryOptions,
                           _ change: (Curation, inout CurationState, [CurationEntry]) throws -> Void) throws -> (CurationState, [CurationEntry]) {
     let library = try options.open()
     let lock = try LibraryLock(library: library)
@@ -132,16 +132,8 @@ struct CurateSelect: ParsableCommand {
     @OptionGroup var which: CurationMembers
     @OptionGroup var output: JSONOutput
 
-    func validate() throws {
-        if which.members.isEmpty { throw ValidationError("name photos to select: ranks (as `curate list` shows them) or ids") }
-    }
-
-    func run() throws {
-        try reportingErrors {
-            let (state, entries) = try changingList(options) { c, state, entries in state.select(try c.members(which.members, in: entries)) }
-            try printList(entries, output, line: "\(state.selected.count) of \(entries.count) selected.")
-        }
-    }
+    func validate() throws { try which.validate(verb: "select") }
+    func run() throws { try which.change(options, output, select: true) }
 }
 
 struct CurateDeselect: ParsableCommand {
@@ -150,13 +142,22 @@ struct CurateDeselect: ParsableCommand {
     @OptionGroup var which: CurationMembers
     @OptionGroup var output: JSONOutput
 
-    func validate() throws {
-        if which.members.isEmpty { throw ValidationError("name photos to deselect: ranks (as `curate list` shows them) or ids") }
+    func validate() throws { try which.validate(verb: "deselect") }
+    func run() throws { try which.change(options, output, select: false) }
+}
+
+extension CurationMembers {
+    func validate(verb: String) throws {
+        if members.isEmpty { throw ValidationError("name photos to \(verb): ranks (as `curate list` shows them) or ids") }
     }
 
-    func run() throws {
+    /// Selects or deselects the members, every word checked first; prints the list.
+    func change(_ options: LibraryOptions, _ output: JSONOutput, select: Bool) throws {
         try reportingErrors {
-            let (state, entries) = try changingList(options) { c, state, entries in state.deselect(try c.members(which.members, in: entries)) }
+            let (state, entries) = try changingList(options) { c, state, entries in
+                let ids = try c.members(members, in: entries)
+                if select { state.select(ids) } else { state.deselect(ids) }
+            }
             try printList(entries, output, line: "\(state.selected.count) of \(entries.count) selected.")
         }
     }

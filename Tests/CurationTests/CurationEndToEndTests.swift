@@ -59,7 +59,7 @@ import Glibc
         #expect(try c.selectedIDs().isEmpty)
         // Ranks, an id, an id prefix and a path.
         let rank6Path = try c.list()[5]["path"] as! String
-        #expect(try c.cli.run(["curate", "select", "1", "3", ids[4], String(ids[6].prefix(8))]).status == 0)
+        #expect(try c.cli.run(["curate", "select", "1", "3", ids[4], String(ids[6].prefix(13))]).status == 0)
         #expect(try c.cli.run(["curate", "select", c.root.appendingPathComponent(rank6Path).path]).status == 0)
         #expect(try c.selectedIDs() == Set([ids[0], ids[2], ids[4], ids[5], ids[6]]))
         #expect(try c.cli.run(["curate", "deselect", "3", ids[4]]).status == 0)
@@ -191,8 +191,11 @@ import Glibc
             }
         }
         // Into the library: refused (the copies would be indexed as duplicates).
-        let inside = try c.cli.run(["curate", "share", "--to", c.root.appendingPathComponent("Shared").path])
-        #expect(inside.status == 1 && inside.stderr.contains("inside the library"))
+        for folder in ["Shared", "Shared/new folder"] {
+            let inside = try c.cli.run(["curate", "share", "--to", c.root.appendingPathComponent(folder).path])
+            #expect(inside.status == 1 && inside.stderr.contains("inside the library"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: c.root.appendingPathComponent("Shared/new folder").path))
         // A folder whose parent is missing: one line, exit 1.
         let nowhere = try c.cli.run(["curate", "share", "--to", dir.appendingPathComponent("no/such").path])
         #expect(nowhere.status == 1 && nowhere.stderrLines.count == 1)

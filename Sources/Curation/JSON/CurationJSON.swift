@@ -28,7 +28,7 @@ public struct CurationItemJSON: PublicJSONShape, Sendable {
 
 /// What `curate share --to DIR --json` wrote. Public contract: `to` (DIR, absolute) and `files`,
 /// one per file in rank order (a Live Photo's movie right after its photo): `id` (the asset
-/// shared; a companion has its photo's id), `source` (the original, relative to the library),
+/// shared; a companion has its own), `source` (the original, relative to the library),
 /// `name` (in DIR), `path` (absolute), `method` (`link`: a hard link to the original; `copy`;
 /// `already-there`: DIR held the same bytes under that name, nothing written), `size` (bytes),
 /// `companion` (true for a Live Photo's movie or a RAW+JPEG shot's raw file).

@@ -2,26 +2,26 @@ import Analysis
 import Foundation
 import PhotoLibrary
 
-/// `curate add` waits for the scores of what it adds: the analysis pipeline (as `analyze
-/// --wait` runs it) on those assets only, until each one is analysed by the current analyser.
-/// An asset analysed without a score (one the scorer does not score) ranks after scored ones.
+/// `curate add` waits for the scores of what it adds: the analysis pipeline, as `analyze --wait`
+/// runs it (so it lives here beside it: the Curation module needs no pixels), on those assets
+/// only, until each one is analysed by the current analyser. An asset analysed without a score (one the scorer does not score) ranks after scored ones.
 /// It never hangs: a file that stays unanalysable (unreadable, changed since the last scan) is
 /// given up after `patience` seconds without progress and named in `unanalysed`.
-public struct ScoreWait {
-    public struct Outcome: Sendable {
-        public var analysed = 0
+struct ScoreWait {
+    struct Outcome: Sendable {
+        var analysed = 0
         /// Files analysed whose pixels had a problem (damaged, unsupported): one line each.
-        public var problems: [FileProblem] = []
+        var problems: [FileProblem] = []
         /// Files that could not be analysed at all: one line each.
-        public var unanalysed: [FileProblem] = []
+        var unanalysed: [FileProblem] = []
     }
 
     let writer: AssetWriter
     let locked: AnalysisRunner.LockedSection
     let makeAnalyzer: @Sendable () throws -> any FileAnalyzing
-    public var patience: TimeInterval = 5
+    var patience: TimeInterval = 5
 
-    public init(writer: AssetWriter, locked: @escaping AnalysisRunner.LockedSection,
+    init(writer: AssetWriter, locked: @escaping AnalysisRunner.LockedSection,
                 makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing = { try PixelAnalyzer() }) {
         self.writer = writer
         self.locked = locked
@@ -38,7 +38,7 @@ public struct ScoreWait {
         return try writer.index.assets(matching: q)
     }
 
-    public func run(_ ids: [AssetID], progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> Outcome {
+    func run(_ ids: [AssetID], progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> Outcome {
         var outcome = Outcome()
         var stuckSince: Date?
         var work = try pending(ids)
