@@ -28,7 +28,7 @@ private func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 
 
 /// Runs a change of the list: the writer lock held from load to save, purged ids dropped.
 func changingList(_ options: LibraryOptions,
-                          _ change: (Curation, inout CurationState, [CurationEntry]) throws -> Void) throws -> (CurationState, [CurationEntry]) {
+                  _ change: (Curation, inout CurationState, [CurationEntry]) throws -> Void) throws -> (CurationState, [CurationEntry]) {
     let library = try options.open()
     let lock = try LibraryLock(library: library)
     return try withExtendedLifetime(lock) {

@@ -4,7 +4,8 @@ import PhotoLibrary
 
 /// `curate add` waits for the scores of what it adds: the analysis pipeline, as `analyze --wait`
 /// runs it (so it lives here beside it: the Curation module needs no pixels), on those assets
-/// only, until each one is analysed by the current analyser. An asset analysed without a score (one the scorer does not score) ranks after scored ones.
+/// only, until each one is analysed by the current analyser. An asset analysed without a score
+/// (one the scorer does not score) ranks after scored ones.
 /// It never hangs: a file that stays unanalysable (unreadable, changed since the last scan) is
 /// given up after `patience` seconds without progress and named in `unanalysed`.
 struct ScoreWait {
@@ -22,7 +23,7 @@ struct ScoreWait {
     var patience: TimeInterval = 5
 
     init(writer: AssetWriter, locked: @escaping AnalysisRunner.LockedSection,
-                makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing = { try PixelAnalyzer() }) {
+         makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing = { try PixelAnalyzer() }) {
         self.writer = writer
         self.locked = locked
         self.makeAnalyzer = makeAnalyzer
