@@ -605,7 +605,10 @@ class Harness:
     def op_curate(self, run):
         """A curation command: add (runs the analysis of what it adds), select/top/remove (the
         list file), share into a folder outside the library, album (a "TO NAME …" user album)."""
-        items = self.json("curate", "list")
+        listed = self.run("curate", "list", "--json", check=False)
+        if listed.returncode != 0:
+            return None  # counted by check() as curation_damaged
+        items = json.loads(listed.stdout or "[]")
         ids = [a["id"] for a in self.pick_present(1, 6)]
         choices = ["add"] if ids else []
         if items:
@@ -622,8 +625,8 @@ class Harness:
             return "curate top", ["curate", "top", self.rng.choice(["1", "5", "10", "20"])], None, None
         if what == "album":
             return "curate album", ["curate", "album"], None, None
-        if not any(x["selected"] for x in items):
-            self.run("curate", "top", "5")
+        if not any(x["selected"] for x in items) and self.run("curate", "top", "5", check=False).returncode != 0:
+            return None
         if what == "remove":
             return "curate remove", ["curate", "remove"], None, None
         to = os.path.join(self.work, "shared", str(run))
