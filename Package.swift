@@ -75,7 +75,7 @@ let package = Package(
 
         // The analysis pipeline on the library: thumbnails, perceptual hashes, faces and people,
         // stored through the core's writer; `analyze`, and `watch` in the background.
-        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Faces", "Metadata", "CSystem",
+        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Faces", "Scoring", "Metadata", "CSystem",
             .product(name: "Logging", package: "swift-log")]),
 
         // Face detection (CenterFace through OpenCV's dnn; dlib HOG and OpenCV Haar for comparison), alignment, 128-d descriptors and chinese whispers
@@ -91,6 +91,21 @@ let package = Package(
 
         // Faces in decoded pixels: where they are, who they look like, which ones are one person.
         .target(name: "Faces", dependencies: ["CVision", "Imaging"]),
+
+        // The scorer's measurements (docs/SCORING.md) behind a plain C header: blur, noise,
+        // exposure, BRISQUE (OpenCV quality, opencv-data's model), saliency, Hough lines, the eye and
+        // smile cascades, QR codes, and Tesseract's C API for text (libtesseract-dev,
+        // tesseract-ocr-eng). Optimised in debug builds too: its loops touch every pixel.
+        .target(name: "CScore",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+                linkerSettings: [
+                    .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_objdetect"),
+                    .linkedLibrary("opencv_quality"), .linkedLibrary("opencv_saliency"), .linkedLibrary("tesseract"),
+                ]),
+
+        // The composite score from those measurements and the faces: components, words, utility,
+        // and the ranking inside a burst.
+        .target(name: "Scoring", dependencies: ["CScore", "Imaging", "PhotoLibrary"]),
 
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
         .target(name: "Places", resources: [.copy("Resources")]),
@@ -125,6 +140,7 @@ let package = Package(
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),
         .testTarget(name: "PhotoLibraryTests", dependencies: ["PhotoLibrary", "Metadata", "TestSupport"]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "ScoringTests", dependencies: ["Scoring", "Imaging", "PhotoLibrary", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Metadata", "CLCMS2", "TestSupport"]),
         // One decode in a process of its own: the peak RSS a user sees for one file, which the
         // memory tests and BENCHMARKS.md measure (a test process's peak is every test's).

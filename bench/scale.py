@@ -30,6 +30,9 @@ outputs and prints them at `--to` assets (1,000,000 by default).
 """
 import argparse, json, os, re, shutil, signal, statistics, subprocess, sys, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scan as scanbench  # set_aside
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 OUT = os.path.join(HERE, "out")
@@ -255,7 +258,7 @@ def measure(a):
         "index_bytes": index_bytes, "sidecar_bytes": sidecar_bytes,
     }
     r["peak_rss_mib"] = max(x for x in (cold_rss, warm_rss, watch_rss, top_rss, json_rss) if x is not None)
-    shutil.rmtree(ASIDE, ignore_errors=True)
+    scanbench.set_aside(ASIDE)
     return r
 
 

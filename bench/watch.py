@@ -11,7 +11,8 @@ release `shoebox watch` on a fresh library, then:
     beside a cold `shoebox scan` of the same files in another fresh library (the goal: equal).
 With --runs R the whole measurement is repeated R times (the goal: bulk ≥ 1× scan in every run).
 
-Nothing is deleted until every run is over: on ext4 without a journal (this machine's), the
+Nothing is deleted (libraries are set aside into bench/out/leftovers/, which bench/run deletes
+at its end): on ext4 without a journal (this machine's), the
 kernel will not reuse an inode deleted in the last minutes and looks at every such inode before
 it allocates a new one, so files created just after thousands were deleted cost several times
 as much (a third of the watcher's CPU in a profile, run after run). A first drop into a library
@@ -166,7 +167,7 @@ def main():
                       f"{runs[-1]['bulk_vs_scan']:.2f}×", file=sys.stderr)
     finally:
         for w in works:
-            shutil.rmtree(w, ignore_errors=True)
+            scanbench.set_aside(w)
     ratios = [x["bulk_vs_scan"] for x in runs]
     r = min(runs, key=lambda x: abs(x["bulk_vs_scan"] - statistics.median(ratios)))
     r = dict(r, runs=len(runs), ratios=ratios, runs_at_least_1x=sum(x >= 1 for x in ratios))

@@ -59,7 +59,10 @@ struct AnalysisStore {
         let names = book.names(of: touched)
         let affected = book.assets(of: touched).union(results.keys)
         let changed = try writer.update(affected.sorted()) { asset in
-            if let a = results[asset.id] { asset.analysis = a }
+            if let a = results[asset.id] {
+                asset.analysis = a
+                asset.applyAnalysisScore()
+            }
             guard var analysis = asset.analysis else { return }
             PersonNaming.apply(names, to: &analysis.faces)
             asset.analysis = analysis
@@ -68,6 +71,8 @@ struct AnalysisStore {
             book.replaceFaces(of: a.id, with: a.analysis?.faces ?? [])
             if !(a.analysis?.faces.isEmpty ?? true) { changedPeople = true }
         }
+        // Scores in context: the bursts these photos belong to are ranked again.
+        try BurstContext.refresh(around: changed.filter { results[$0.id] != nil }, writer: writer)
         generation = try writer.index.generation()
         return batch.compactMap { r in results[r.asset.id].map { (r.asset.path, $0) } }
     }

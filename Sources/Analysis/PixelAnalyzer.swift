@@ -3,11 +3,13 @@ import Foundation
 import Imaging
 import Metadata
 import PhotoLibrary
+import Scoring
 
 /// The analyser `analyze` and `watch` use: one decode per file, at the size the largest
 /// consumer needs (DCT-scaled JPEG, a HEIC's own thumbnail when big enough), then every consumer
 /// from that one image — the two thumbnails, the perceptual hash, face detection and the faces'
-/// descriptors. One per worker thread (the detector network and dlib's keep scratch state).
+/// descriptors, then the score (`Scoring`: measured on the same image, with the faces just
+/// found). One per worker thread (the detector network, dlib's and the scorer keep scratch state).
 public final class PixelAnalyzer: FileAnalyzing {
     /// The long side of the working image: the larger thumbnail (faces are searched on it).
     public static let workingSide = 1024
@@ -24,7 +26,9 @@ public final class PixelAnalyzer: FileAnalyzing {
         public static let thumbnails = Stages(rawValue: 1)
         public static let hash = Stages(rawValue: 2)
         public static let faces = Stages(rawValue: 4)
-        public static let all: Stages = [.thumbnails, .hash, .faces]
+        /// The score (docs/SCORING.md); with `.faces`, the faces found are judged too.
+        public static let score = Stages(rawValue: 8)
+        public static let all: Stages = [.thumbnails, .hash, .faces, .score]
     }
 
     private let stages: Stages
@@ -34,10 +38,16 @@ public final class PixelAnalyzer: FileAnalyzing {
     /// CPU a photo). One detector for both, so one set of networks in memory per worker.
     private let detector: FaceDetector?
     private let recognizer: FaceRecognizer?
+    private let measurer: PhotoMeasurer?
 
     /// Fails with one clear line when the face models are not installed.
     public init(stages: Stages = .all) throws {
         self.stages = stages
+        do {
+            measurer = try stages.contains(.score) ? PhotoMeasurer() : nil
+        } catch let e as ScoringError {
+            throw ShoeboxError(.notFound, e.description)
+        }
         guard stages.contains(.faces) else { detector = nil; recognizer = nil; return }
         do {
             let models = try FaceModels.locate()
@@ -83,6 +93,13 @@ public final class PixelAnalyzer: FileAnalyzing {
         } catch {
             analysis.problem = (analysis.problem.map { $0 + "; " } ?? "") + "faces: \(error)"
         }
+        if let measurer {
+            do {
+                analysis.score = try score(working, decoded: decoded, faces: analysis.faces, asset: asset, measurer: measurer)
+            } catch {
+                analysis.problem = (analysis.problem.map { $0 + "; " } ?? "") + "score: \(error)"
+            }
+        }
         return FileAnalysis(analysis: analysis, thumbnails: thumbnails)
     }
 
@@ -101,6 +118,18 @@ public final class PixelAnalyzer: FileAnalyzing {
             let ra = Int(a.y / row), rb = Int(b.y / row)
             return ra != rb ? ra < rb : a.x < b.x
         }
+    }
+
+    /// The score of the working image, with the faces found on it and what the file's metadata
+    /// says (camera data, a screenshot's name or size) for the utility rule.
+    func score(_ working: RGBImage, decoded: DecodedImage, faces: [DetectedFace], asset: Asset,
+               measurer: PhotoMeasurer) throws -> AssetScore {
+        // JPEG blocks are 8 pixels of the full-size image: this many of the working image.
+        let period = asset.format == .jpeg ? 8 * Double(working.width) / Double(max(1, decoded.fullWidth)) : 0
+        let measures = try measurer.measure(working, faces: faces.map { ($0.x, $0.y, $0.w, $0.h) }, blockPeriod: period)
+        let context = ScoreModel.Context(hasCameraMetadata: asset.metadata.hasCameraMetadata,
+                                         isScreenshotKind: asset.kind == .screenshot)
+        return ScoreModel.score(measures, context: context)
     }
 
     static func hex(_ v: UInt64) -> String {

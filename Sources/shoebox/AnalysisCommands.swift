@@ -42,7 +42,8 @@ struct Analyze: ParsableCommand {
                     case "thumbnails": only.insert(.thumbnails)
                     case "hash": only.insert(.hash)
                     case "faces": only.insert(.faces)
-                    default: throw ValidationError("--stages takes thumbnails, hash, faces")
+                    case "score": only.insert(.score)
+                    default: throw ValidationError("--stages takes thumbnails, hash, faces, score")
                     }
                 }
             }

@@ -262,7 +262,13 @@ struct Show: ParsableCommand {
                 if let r = s.rating { rows.append(("rating", "\(r)")) }
             }
             if !a.keywords.isEmpty { rows.append(("keywords", a.keywords.joined(separator: ", "))) }
-            if let s = a.score { rows.append(("score", String(format: "%.3f", s))) }
+            if let s = a.score {
+                // The score with its reasons; the faces counted are those large enough to judge.
+                let detail = a.analysis.flatMap { $0.sha256 == a.sha256 ? $0.score : nil }
+                let faces = a.analysis?.faces.filter { !$0.isForgotten && $0.h >= 0.06 }.count ?? 0
+                let why = detail.map { " — " + ScoreWords.sentence($0, faces: faces) } ?? ""
+                rows.append(("score", String(format: "%.3f", s) + why))
+            }
             Terminal.out(rows.map { $0.0.padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
         }
     }

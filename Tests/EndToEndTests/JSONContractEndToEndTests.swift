@@ -12,7 +12,7 @@ struct JSONContractEndToEndTests {
         "id", "path", "kind", "format", "size", "width", "height", "taken_at", "taken_at_source", "year", "gps", "place",
         "persons", "faces", "score", "is_utility", "sha256", "similar_group", "duplicate_of", "live_video", "state",
         "orientation", "make", "model", "duration", "mtime", "first_seen", "trash_name", "deletion_date",
-        "xmp_sidecar", "rating", "keywords", "raw_type", "raw_file", "analyzed", "damaged", "phash",
+        "xmp_sidecar", "rating", "keywords", "raw_type", "raw_file", "analyzed", "damaged", "phash", "score_detail",
     ]
     /// A face: `name` and `person` only when known.
     static let face: Set<String> = ["x", "y", "w", "h", "source"]

@@ -106,6 +106,12 @@ struct ScaleTests {
         a.score = 0.1 + 0.2
         a.similarGroup = "g/1"
         a.trash = TrashRecord(name: "x 2.jpg", deletedAt: Date(timeIntervalSince1970: 1_795_262_400))
+        // `score_detail`, nested objects and all, as JSONEncoder writes it.
+        let parts = ScoreComponents(sharpness: 0.9, motion: 1, noise: 0.33, exposure: 0.7, contrast: 0.1 + 0.2, color: 1e-7,
+                                    compression: 0.5, brisque: nil, composition: 0.8, faces: 0.4, eyes: nil, smile: 1)
+        a.analysis = AssetAnalysis(version: AssetAnalysis.currentVersion, sha256: a.sha256,
+                                   score: AssetScore(base: 0.25, ranked: 0.125, utility: .document, frame: 0.5, components: parts,
+                                                     measures: ["noise": 1.5, "tilt": -2.25, "a": 0], burst: .init(size: 3, rank: 2)))
         return a
     }
 

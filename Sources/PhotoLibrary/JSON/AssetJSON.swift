@@ -25,6 +25,8 @@ public struct AssetJSON: PublicJSONShape, Sendable {
     var faces: [Face]
     var score: Double?
     var is_utility: Bool
+    /// What the score is made of: components, measurements, words (null before analysis).
+    var score_detail: ScoreDetailJSON?
     var sha256: String
     var similar_group: String?
     var duplicate_of: String?
@@ -69,6 +71,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         faces = a.faces.map { Face(x: $0.x, y: $0.y, w: $0.w, h: $0.h, name: $0.name, person: $0.person, source: $0.source.rawValue) }
         score = a.score
         is_utility = a.isUtility
+        score_detail = a.analysis.flatMap { $0.sha256 == a.sha256 ? $0.score : nil }.map(ScoreDetailJSON.init)
         sha256 = a.sha256
         similar_group = a.similarGroup
         duplicate_of = a.duplicateOf?.rawValue
@@ -98,7 +101,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
     // Explicit nulls: scripts can rely on every field being present.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, path, kind, format, size, width, height, taken_at, taken_at_source, year, gps, place, persons, faces
-        case score, is_utility, sha256, similar_group, duplicate_of, live_video, state, orientation, make, model
+        case score, is_utility, score_detail, sha256, similar_group, duplicate_of, live_video, state, orientation, make, model
         case duration, mtime, first_seen, trash_name, deletion_date, xmp_sidecar, rating, keywords, raw_type, raw_file
         case analyzed, damaged, phash
     }
@@ -121,6 +124,7 @@ public struct AssetJSON: PublicJSONShape, Sendable {
         try c.encode(faces, forKey: .faces)
         try c.encode(score, forKey: .score)
         try c.encode(is_utility, forKey: .is_utility)
+        try c.encode(score_detail, forKey: .score_detail)
         try c.encode(sha256, forKey: .sha256)
         try c.encode(similar_group, forKey: .similar_group)
         try c.encode(duplicate_of, forKey: .duplicate_of)
@@ -258,6 +262,7 @@ public struct AssetJSONArrayWriter {
                 close(UInt8(ascii: "]"), level: 2)
             case .score: if let v = a.score { try double(v) } else { null() }
             case .is_utility: bytes(a.is_utility ? "true" : "false")
+            case .score_detail: if let d = a.score_detail { buffer.append(contentsOf: try d.nestedBytes(level: 2)) } else { null() }
             case .analyzed: bytes(a.analyzed ? "true" : "false")
             case .damaged: bytes(a.damaged ? "true" : "false")
             case .phash: optionalString(a.phash)

@@ -21,18 +21,26 @@ public struct AssetAnalysis: Codable, Equatable, Sendable {
     public var perceptualHash: String?
     /// Faces found, in reading order (left to right, top to bottom).
     public var faces: [DetectedFace]
+    /// The scorer's verdict (docs/SCORING.md); nil for a file whose pixels could not be decoded.
+    public var score: AssetScore?
 
     public init(version: Int, sha256: String, damaged: Bool = false, problem: String? = nil,
-                perceptualHash: String? = nil, faces: [DetectedFace] = []) {
+                perceptualHash: String? = nil, faces: [DetectedFace] = [], score: AssetScore? = nil) {
         self.version = version; self.sha256 = sha256; self.damaged = damaged; self.problem = problem
-        self.perceptualHash = perceptualHash; self.faces = faces
+        self.perceptualHash = perceptualHash; self.faces = faces; self.score = score
     }
 
     /// Raise when the analysis of a file would come out differently (a better detector, a new
     /// field): every asset analysed by an older version is analysed again.
     /// 2: CenterFace replaced dlib's HOG as the detector (its boxes sit differently, and it
     /// finds small faces HOG missed); names and "forgotten" carry over (`FaceEvidence.carryOver`).
-    public static let currentVersion = 2
+    /// 3: the scorer (`score`).
+    public static let pipelineVersion = 3
+
+    /// The version a current record carries: the pipeline's in the thousands, the scorer's
+    /// (`AssetScore.currentVersion`) below, so raising either analyses (and scores) again while
+    /// records of versions 1 and 2 stay older than both.
+    public static let currentVersion = pipelineVersion * 1000 + AssetScore.currentVersion
 
     /// Does this record describe `asset`'s present content, made by the current analyser?
     public func isCurrent(for asset: Asset) -> Bool {
@@ -40,7 +48,7 @@ public struct AssetAnalysis: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, sha256, damaged, problem, perceptualHash = "phash", faces
+        case version, sha256, damaged, problem, perceptualHash = "phash", faces, score
     }
 }
 

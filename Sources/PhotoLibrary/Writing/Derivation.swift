@@ -26,7 +26,7 @@ public enum Derivation {
         let m = asset.metadata
         asset.kind = AssetClassifier.kind(of: m, name: asset.name)
         asset.place = place(of: m)
-        asset.isUtility = asset.kind == .screenshot
+        asset.applyAnalysisScore()
     }
 
     /// The GPS position through the bundled gazetteer first (where the camera was); else the
