@@ -68,7 +68,10 @@ struct Failure: Error, CustomStringConvertible {
 /// last), then capture time ascending, then id.
 func expectedOrder(_ items: [[String: Any]]) -> [String] {
     func epoch(_ a: [String: Any]) -> Double? {
-        (a["taken_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0)?.timeIntervalSince1970 }
+        // Capture times with sub-seconds ("…T10:15:03.25+01:00") need the fractional form.
+        let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
+        fractional.formatOptions.insert(.withFractionalSeconds)
+        return (a["taken_at"] as? String).flatMap { (plain.date(from: $0) ?? fractional.date(from: $0))?.timeIntervalSince1970 }
     }
     return items.sorted { a, b in
         let sa = a["score"] as? Double, sb = b["score"] as? Double
