@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Metadata", targets: ["Metadata"]),
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Curation", targets: ["Curation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -123,9 +124,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Curation (brief 000): a list ranked by score, a selection, sharing originals, an album.
+        // `add` waits for scores in the CLI (as `analyze --wait`), so it needs no pixels itself.
+        .target(name: "Curation", dependencies: ["PhotoLibrary", "CSystem"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -144,6 +149,8 @@ let package = Package(
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
+        // `curate` through the built binary; scores given in-process through the library's writer.
+        .testTarget(name: "CurationTests", dependencies: ["shoebox", "Curation", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

@@ -27,6 +27,7 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("Sidecar", "PhotoLibrary"),
     ("UserAlbum", "PhotoLibrary"),
     ("Config", "PhotoLibrary"),
+    ("Curation", "Curation"),
 ]
 
 /// All targets share Targets/, one file each: the others' files are excluded (SwiftPM warns otherwise).
@@ -34,12 +35,20 @@ func otherFiles(than name: String) -> [String] {
     fuzzTargets.map { "\($0.name).swift" }.filter { $0 != "\(name).swift" }
 }
 
+/// A target's dependencies: its product, and PhotoLibrary (errors are `ShoeboxError`s) for a
+/// feature module's.
+func dependencies(of product: String) -> [Target.Dependency] {
+    var out: [Target.Dependency] = ["FuzzSupport", .product(name: product, package: "Shoebox")]
+    if product == "Curation" { out.append(.product(name: "PhotoLibrary", package: "Shoebox")) }
+    return out
+}
+
 let package = Package(
     name: "ShoeboxFuzz",
     products: fuzzTargets.map { .library(name: "Fuzz\($0.name)", type: .static, targets: ["Fuzz\($0.name)"]) },
     dependencies: [.package(name: "Shoebox", path: "..")],
     targets: fuzzTargets.map {
-        .target(name: "Fuzz\($0.name)", dependencies: ["FuzzSupport", .product(name: $0.product, package: "Shoebox")],
+        .target(name: "Fuzz\($0.name)", dependencies: dependencies(of: $0.product),
                 path: "Targets", exclude: otherFiles(than: $0.name), sources: ["\($0.name).swift"])
     } + [
         .target(name: "FuzzSupport", dependencies: [.product(name: "Metadata", package: "Shoebox")], path: "Support"),

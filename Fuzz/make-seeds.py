@@ -9,7 +9,7 @@ it): its sidecars, album files, .trashinfo files and config.toml become seeds. M
 their first 64 KiB where the parser needs only headers, a few small files are kept whole, and MP4/MOV
 files keep their boxes but lose the media data. Everything is small and deterministic.
 """
-import hashlib
+import json, hashlib
 import os
 import shutil
 import struct
@@ -323,6 +323,14 @@ if os.path.exists(example):
     put("Config", read(example), "example")
 put("Config", '[watch]\nsafety_scan_minutes = 1_440 # a day\nmass_disappearance_share = 2.5e-1\n[trash]\nretention_days = 7\n'
               'name = "a \\"quoted\\" # not a comment"\nflag = true\n', "forms")
+
+# The curation list: what `CurationState.encoded` writes (empty, a few ids, a selection), and
+# near misses (an unknown field, an upper-case id, a newer schema, ids as numbers).
+ids = ["8de33bb3-b08d-4f5e-9d5e-2f0c4a1b2c3d", "30750b85-4381-4a5b-8c7d-1e2f3a4b5c6d", "1923f157-6f4b-4c3d-9e8f-0a1b2c3d4e5f"]
+put("Curation", '{\n  "items" : [\n\n  ],\n  "schema" : 1,\n  "selected" : [\n\n  ]\n}', "empty")
+put("Curation", json.dumps({"items": ids, "schema": 1, "selected": ids[1:]}, indent=2, sort_keys=True), "list")
+put("Curation", json.dumps({"items": ids + ids[:1], "schema": 1, "selected": [ids[0].upper()], "extra": {"a": [1]}}), "near")
+put("Curation", json.dumps({"items": [1, 2], "schema": 2, "selected": None}), "wrong")
 
 # Camera raw: DNGs made by scripts/make-dng (pidng, when install-deps made its venv), with and
 # without an embedded preview, a TIFF header alone, and a CR3-like ISO-BMFF head of brand 'crx '.

@@ -9,7 +9,9 @@ original (present, trashed, and the video halves of Live Photos), how many byte-
 of each there are, and the ids each content has. Then, N times:
   - one operation, picked at random (weighted): trash 1–5 assets; restore 1–3; purge with
     SHOEBOX_NOW far ahead (everything in the trash has expired: its originals may legitimately go);
-    album create/add/order/remove/delete; scan after the harness moved files between folders;
+    album create/add/order/remove/delete; curate add (its analysis), select/top/remove (the list
+    file), share --to a folder outside the library (links or copies) and album; scan after the
+    harness moved files between folders;
     watch while the harness drags files into and out of Recently Deleted/files/ by hand, creates
     and renames files;
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):
@@ -29,6 +31,9 @@ of each there are, and the ids each content has. Then, N times:
       `shoebox doctor` exits 0;
       every asset's id is one its content had at set-up (no new id minted for old content);
       no hidden `.shoebox-build-*` folder is left under Albums/;
+      `curate list` reads the curation list (old or new, never damaged: curation_damaged), and
+      every file `curate share` left in its folder under a name (not a hidden temporary) holds
+      the bytes of an original whole (share_partial);
       and each original on disk is one asset (present or trashed).
       and no temporary of a whole-file write (`.NAME.PID.RANDOM.tmp`) is left: a kill leaves them,
       the next start deletes those whose writer is dead (stray_temporaries).
@@ -50,12 +55,14 @@ ROOT = os.path.dirname(HERE)
 NOT_ORIGINALS = ("Albums", ".shoebox")          # top-level folders that never hold originals
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
-WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6}
+WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
+           "curate": 12}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
-OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors")
+OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
+         "curation_damaged", "share_partial")
 # Reported, but not violations (exit status 0): none at present.
 NOTES = ()
 
@@ -357,6 +364,11 @@ class Harness:
             measure("album", "album", "add", name, *[a["id"] for a in self.assets[:2]])
             measure("album", "album", "remove", name, ids[0])
             measure("album", "album", "delete", name)
+            measure("curate", "curate", "add", *ids)
+            measure("curate", "curate", "top", "5")
+            measure("curate", "curate", "share", "--to", os.path.join(self.work, "shared", f"calibration {round}"))
+            measure("curate", "curate", "album")
+            measure("curate", "curate", "remove")
             a = self.rng.choice(self.assets)
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
@@ -504,6 +516,20 @@ class Harness:
                 if is_temporary(n):
                     bad("stray_temporaries", 1, os.path.join(d, n), ("stray_temporaries", os.path.join(d, n)))
 
+        # 9. The curation list is readable (a kill leaves the old file or the new one), and what
+        # `curate share` put under a name in its folders is an original, whole.
+        c = self.run("curate", "list", "--json", check=False)
+        if c.returncode != 0:
+            bad("curation_damaged", 1, f"curate list exited {c.returncode}: {c.stderr.strip()[-400:]}", c.stderr.strip()[-200:])
+        shared = os.path.join(self.work, "shared")
+        for folder, _, names in os.walk(shared):
+            for n in sorted(names):
+                if n.startswith("."):
+                    continue  # a copy's temporary (where O_TMPFILE is missing): never under a photo's name
+                path = os.path.join(folder, n)
+                if self.sha(path) not in self.ids:
+                    bad("share_partial", 1, f"{os.path.relpath(path, self.work)} is not the bytes of an original", path)
+
         # 8. Each original on disk is one asset, present or trashed.
         for sha, paths in disk.items():
             if sha not in self.ids:
@@ -575,6 +601,37 @@ class Harness:
         if what == "remove":
             return f"album remove ({len(some)})", ["album", "remove", name, *some], None, None
         return f"album order ({len(some)})", ["album", "order", name, *some], None, None
+
+    def op_curate(self, run):
+        """A curation command: add (runs the analysis of what it adds), select/top/remove (the
+        list file), share into a folder outside the library, album (a "TO NAME …" user album)."""
+        listed = self.run("curate", "list", "--json", check=False)
+        if listed.returncode != 0:
+            return None  # counted by check() as curation_damaged
+        items = json.loads(listed.stdout or "[]")
+        ids = [a["id"] for a in self.pick_present(1, 6)]
+        choices = ["add"] if ids else []
+        if items:
+            choices += ["select", "top", "share", "share", "album", "remove"]
+        if not choices:
+            return None
+        what = self.rng.choice(choices)
+        if what == "add":
+            return f"curate add ({len(ids)})", ["curate", "add", *ids], None, None
+        if what == "select":
+            ranks = [str(self.rng.randint(1, len(items))) for _ in range(self.rng.randint(1, 3))]
+            return f"curate select ({len(ranks)})", ["curate", "select", *ranks], None, None
+        if what == "top":
+            return "curate top", ["curate", "top", self.rng.choice(["1", "5", "10", "20"])], None, None
+        if what == "album":
+            return "curate album", ["curate", "album"], None, None
+        if not any(x["selected"] for x in items) and self.run("curate", "top", "5", check=False).returncode != 0:
+            return None
+        if what == "remove":
+            return "curate remove", ["curate", "remove"], None, None
+        to = os.path.join(self.work, "shared", str(run))
+        copy = ["--copy"] if self.rng.random() < 0.5 else []
+        return f"curate share{' --copy' if copy else ''}", ["curate", "share", "--to", to, *copy], None, None
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""
@@ -850,7 +907,8 @@ class Harness:
                 op = candidate
                 plan = {"trash": self.op_trash, "restore": self.op_restore, "purge": self.op_purge,
                         "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run),
-                        "analyze": self.op_analyze, "people": self.op_people}[op]()
+                        "analyze": self.op_analyze, "people": self.op_people,
+                        "curate": lambda: self.op_curate(run)}[op]()
                 if plan:
                     break
             if plan is None:
