@@ -100,6 +100,8 @@ class Harness:
         self.work = a.work
         self.lib = os.path.join(self.work, "library")
         self.logs = os.path.join(self.work, "logs")
+        # `curate share --to` makes its folder only inside one that exists (as `mkdir` does).
+        os.makedirs(os.path.join(self.work, "shared"), exist_ok=True)
         self.env = {k: v for k, v in os.environ.items() if k not in ("SHOEBOX_LIBRARY", "SHOEBOX_NOW")}
         self.hash_cache = {}
         self.expected = {}          # sha → copies on disk (library + Recently Deleted/files/)
