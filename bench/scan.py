@@ -101,7 +101,8 @@ def scan_floor(roll, files, runs):
     roll's files, one thread per core; every run writes into a fresh folder under bench/out/ (on
     the roll's file system), left in place until the end, as the scans' libraries are."""
     exe = os.path.join(OUT, "scan_floor")
-    subprocess.run(["cc", "-O2", "-o", exe, os.path.join(HERE, "scan_floor.c"), "-lcrypto", "-lpthread"], check=True)
+    compiler = shutil.which("cc") or shutil.which("clang") or "cc"  # Swift's toolchain brings clang
+    subprocess.run([compiler, "-O2", "-o", exe, os.path.join(HERE, "scan_floor.c"), "-lcrypto", "-lpthread"], check=True)
     listing = os.path.join(OUT, "scan_floor.list")
     with open(listing, "w") as f:
         f.write("".join(os.path.relpath(x, roll) + "\n" for x in files))
