@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Curation", targets: ["Curation"]),
+        .library(name: "Tidy", targets: ["Tidy"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -128,9 +129,13 @@ let package = Package(
         // `add` waits for scores in the CLI (as `analyze --wait`), so it needs no pixels itself.
         .target(name: "Curation", dependencies: ["PhotoLibrary", "CSystem"]),
 
+        // Tidy (brief 004): review sessions, similar shots, marked photos emptied into Recently
+        // Deleted. Needs no pixels: the perceptual hashes and scores are the index's.
+        .target(name: "Tidy", dependencies: ["PhotoLibrary"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -151,6 +156,9 @@ let package = Package(
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
         // `curate` through the built binary; scores given in-process through the library's writer.
         .testTarget(name: "CurationTests", dependencies: ["shoebox", "Curation", "PhotoLibrary", "TestSupport"]),
+        // `tidy` through the built binary on generated rolls; the grouping and the session's
+        // pure parts in-process.
+        .testTarget(name: "TidyTests", dependencies: ["shoebox", "Tidy", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

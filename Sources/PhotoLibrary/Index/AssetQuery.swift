@@ -29,6 +29,8 @@ public struct AssetQuery: Sendable {
     public var includeLiveVideos = false
     /// Only these assets (a session's list, an album's members).
     public var ids: [AssetID]?
+    /// Only the companion files (a Live Photo's movie) of these photos; set `includeLiveVideos`.
+    public var companionsOf: [AssetID]?
     /// Captured at or after this instant (by the capture time after every fallback).
     public var takenFrom: Date?
     /// Captured before this instant.
@@ -59,7 +61,7 @@ public struct AssetQuery: Sendable {
         return q
     }
 
-    func sql() -> (String, StatementArguments) {
+    func sql(columns: String = Index.columns) -> (String, StatementArguments) {
         var clauses: [String] = []
         var args: [any DatabaseValueConvertible] = []
         clauses.append("state IN (\(states.map { _ in "?" }.joined(separator: ",")))")
@@ -76,6 +78,10 @@ public struct AssetQuery: Sendable {
         if let ids {
             clauses.append(ids.isEmpty ? "0" : "id IN (\(ids.map { _ in "?" }.joined(separator: ",")))")
             args += ids.map(\.rawValue)
+        }
+        if let companionsOf {
+            clauses.append(companionsOf.isEmpty ? "0" : "live_photo_of IN (\(companionsOf.map { _ in "?" }.joined(separator: ",")))")
+            args += companionsOf.map(\.rawValue)
         }
         if let takenFrom { clauses.append("taken_at_epoch >= ?"); args.append(takenFrom.timeIntervalSince1970) }
         if let takenBefore { clauses.append("taken_at_epoch < ?"); args.append(takenBefore.timeIntervalSince1970) }
@@ -114,7 +120,7 @@ public struct AssetQuery: Sendable {
         case .name:
             order = "path \(direction(true)), id"
         }
-        var sql = "SELECT \(Index.columns) FROM asset WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order)"
+        var sql = "SELECT \(columns) FROM asset WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order)"
         if let limit { sql += " LIMIT \(max(0, limit))" }
         return (sql, StatementArguments(args))
     }
@@ -184,6 +190,8 @@ public struct FeatureCondition: Sendable, Equatable {
     public enum Test: Sendable, Equatable {
         /// The feature has a value for the asset (the field is ignored when nil).
         case exists
+        /// The feature has no value for the asset (or the field is unset).
+        case absent
         case equals(String)
         case equalsNumber(Double)
         case atLeast(Double)
@@ -209,6 +217,7 @@ public struct FeatureCondition: Sendable, Equatable {
         let value = "json_extract(features, ?)"
         switch test {
         case .exists: return ("\(value) IS NOT NULL", [path])
+        case .absent: return ("\(value) IS NULL", [path])
         case .equals(let s): return ("\(value) = ?", [path, s])
         case .equalsNumber(let n): return ("\(value) = ?", [path, n])
         case .atLeast(let n): return ("\(value) >= ?", [path, n])

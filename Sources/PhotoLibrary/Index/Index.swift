@@ -311,8 +311,8 @@ public final class Index: @unchecked Sendable {
                 INSERT OR REPLACE INTO asset (id, path, state, size, mtime_ns, inode, sha256, kind, format, width, height,
                     taken_at, taken_at_epoch, taken_at_source, year, lat, lon, city, country, persons, duplicate_of,
                     live_photo_of, first_seen, score, is_utility, similar_group, metadata, trash_name, deleted_at, features,
-                    analysis, analysis_version, analysis_sha, damaged)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    analysis, analysis_version, analysis_sha, damaged, phash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             try Index.bumpGeneration(db)
             var albumChanges = try AlbumChangeRecorder(db)
@@ -337,6 +337,8 @@ public final class Index: @unchecked Sendable {
                     a.duplicateOf?.rawValue, a.livePhotoOf?.rawValue, a.firstSeen.timeIntervalSince1970, a.score,
                     a.isUtility, a.similarGroup, metadata, a.trash?.name, a.trash?.deletedAt.timeIntervalSince1970, features,
                     analysis, a.analysis?.version, a.analysis?.sha256, a.analysis?.damaged ?? false,
+                    // Only a hash of the present content: an edited file's old hash would group it wrongly.
+                    a.analysis.flatMap { $0.sha256 == a.sha256 ? $0.perceptualHash : nil },
                 ])
             }
             try albumChanges?.save(db)

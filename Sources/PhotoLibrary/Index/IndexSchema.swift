@@ -93,5 +93,14 @@ extension Index {
                 ALTER TABLE asset ADD COLUMN damaged INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        m.registerMigration("v6") { db in
+            // The perceptual hash on its own (16 hex digits), so that finding similar shots over
+            // a whole library (Tidy) reads one short column instead of parsing every analysis
+            // record (faces and their descriptors included).
+            try db.execute(sql: """
+                ALTER TABLE asset ADD COLUMN phash TEXT;
+                UPDATE asset SET phash = json_extract(analysis, '$.phash') WHERE analysis IS NOT NULL AND analysis_sha = sha256;
+                """)
+        }
     }
 }

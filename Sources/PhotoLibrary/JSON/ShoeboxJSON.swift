@@ -26,7 +26,7 @@ public enum ShoeboxJSON {
         try makeEncoder(pretty: true).encode(shape)
     }
 
-    static func makeEncoder(pretty: Bool) -> JSONEncoder {
+    public static func makeEncoder(pretty: Bool) -> JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         e.dateEncodingStrategy = .custom { date, encoder in
@@ -36,7 +36,7 @@ public enum ShoeboxJSON {
         return e
     }
 
-    static func makeDecoder() -> JSONDecoder {
+    public static func makeDecoder() -> JSONDecoder {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .custom { decoder in
             let c = try decoder.singleValueContainer()

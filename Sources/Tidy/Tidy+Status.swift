@@ -1,0 +1,58 @@
+import Foundation
+import PhotoLibrary
+
+/// Where a session stands ("X of Y") and what the library holds in each pile.
+public struct TidyStatus: Sendable {
+    public var filter: TidyFilter
+    public var session: String
+    public var startedAt: Date
+    /// Assets in the items passed (decided, or vanished), and in the whole session.
+    public var position: Int
+    public var total: Int
+    /// Items passed, and in the whole session (a group is one item).
+    public var itemPosition: Int
+    public var items: Int
+    /// Present assets marked for deletion / in the maybe pile / never decided, in the library.
+    public var marked: Int
+    public var maybe: Int
+    public var unreviewed: Int
+    /// Distinct assets this session decided.
+    public var reviewed: Int
+    /// What this session's `empty`s moved.
+    public var removed: Int
+    public var freedBytes: Int64
+    /// No item left in this session.
+    public var done: Bool
+}
+
+/// A group of similar shots with its present assets, best first.
+public struct TidyGroupEntry: Sendable {
+    public var group: SimilarGroup
+    public var assets: [Asset]
+}
+
+extension Tidy {
+    /// The session's standing, the piles counted from the index.
+    public func status(_ session: inout TidySession) throws -> TidyStatus {
+        let current = try self.current(&session)
+        let s = session.state
+        return TidyStatus(
+            filter: session.filter, session: s.session, startedAt: s.startedAt,
+            position: current == nil ? s.totalAssets : s.positionAssets, total: s.totalAssets,
+            itemPosition: current?.index ?? s.items, items: s.items,
+            marked: try index.count(Self.decided(.delete)), maybe: try index.count(Self.decided(.maybe)),
+            unreviewed: try index.count(Self.decided(nil)), reviewed: s.reviewed,
+            removed: s.removed, freedBytes: s.freedBytes, done: current == nil)
+    }
+
+    /// Every group of similar shots, near-identical copies and duplicates among the library's
+    /// present assets (decided or not), in capture order of each group's newest member.
+    public func similarGroups() throws -> [TidyGroupEntry] {
+        var q = AssetQuery()
+        q.sort = .date
+        q.reverse = true
+        let groups = SimilarShots.groups(try index.similarityKeys(matching: q))
+        let byID = try assets(groups.flatMap(\.members))
+        return groups.map { g in TidyGroupEntry(group: g, assets: g.members.compactMap { byID[$0] }) }
+    }
+}

@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import PhotoLibrary
+import Tidy
+
+struct TidyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tidy",
+        abstract: "Tidy: review photos one by one — keep, delete (mark), maybe — then empty what you marked.",
+        discussion: """
+            A review session goes through a filter (all, screenshots, last-30-days, year:YYYY, \
+            largest, maybe) item by item, newest first (largest first for `largest`); similar \
+            shots (taken within 10 s, near-identical copies, duplicates) come as one group, best \
+            first. Nothing moves until `tidy empty`, which puts the marked files into Recently \
+            Deleted for 30 days. The session survives restarts (.shoebox/tidy.json); `undo` goes \
+            back as far as the session goes. Everything stays on this machine. See docs/TIDY.md.
+            """,
+        subcommands: [TidyStatusCommand.self, TidyNext.self, TidyKeep.self, TidyDelete.self, TidyMaybe.self,
+                      TidyUndo.self, TidyFilterCommand.self, TidySimilar.self, TidyTrash.self, TidyUnmark.self,
+                      TidyEmpty.self, TidyMaybes.self],
+        defaultSubcommand: TidyStatusCommand.self)
+}
+
+/// A library opened for Tidy: the index, and the writer lock when the command may write (every
+/// command that touches the session: even `next` finishes an interrupted change first).
+struct TidyContext {
+    let library: Library
+    let index: Index
+    let lock: LibraryLock?
+    let tidy: Tidy
+
+    init(_ options: LibraryOptions, writing: Bool) throws {
+        library = try options.open()
+        index = try Index(library: library)
+        if writing, let problem = index.readOnlyReason { throw problem }
+        lock = writing ? try LibraryLock(library: library) : nil
+        let tidy = Tidy(library: library, index: index)
+        if writing { try tidy.writer.recoverUnfinishedBatch() }
+        self.tidy = tidy
+    }
+
+    /// The item under review as JSON, and the status after it.
+    func snapshot(_ session: inout TidySession) throws -> (item: TidyItemJSON?, current: TidyCurrent?, status: TidyStatus) {
+        let current = try tidy.current(&session)
+        let status = try tidy.status(&session)
+        let item = try current.map { TidyItemJSON($0, companions: try tidy.companions(of: $0.assets)) }
+        return (item, current, status)
+    }
+
+    /// Saves the session when looking for the current item moved its position on.
+    func savingPosition(_ session: TidySession, _ before: Int) throws {
+        if session.state.position != before { try tidy.store.save(session.state) }
+    }
+}
+
+// MARK: Printing
+
+enum TidyText {
+    static func number(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(d)
+        }
+        return out
+    }
+
+    static func plural(_ n: Int, _ word: String) -> String { "\(number(n)) \(word)\(n == 1 ? "" : "s")" }
+
+    static func line(_ a: Asset, decision: TidyDecision? = nil) -> String {
+        let date = a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "—"
+        let score = a.score.map { String(format: "%+.3f", $0) } ?? "  —   "
+        let mark = (decision ?? a.tidyMark?.decision).map { " [\($0.rawValue)]" } ?? ""
+        return [String(a.id.rawValue.prefix(13)), score, date.padding(toLength: 16, withPad: " ", startingAt: 0),
+                formatBytes(a.size).leftPadded(9), displayPath(a.path) + (a.kind == .video ? " (video)" : "") + mark].joined(separator: "  ")
+    }
+
+    static func item(_ current: TidyCurrent) -> String {
+        if case .group(let g) = current.item, current.assets.count > 1 {
+            let what = switch g.kind {
+            case .duplicate: "Duplicates (byte-identical)"
+            case .nearIdentical: "Near-identical copies"
+            case .similar: "Similar shots"
+            }
+            return "\(what), \(current.assets.count), best first:\n"
+                + current.assets.enumerated().map { "  \($0 + 1). " + line($1) }.joined(separator: "\n")
+        }
+        return line(current.assets[0])
+    }
+
+    static func progress(_ s: TidyStatus) -> String {
+        "\(number(min(s.position + (s.done ? 0 : 1), s.total))) of \(number(s.total)) (\(s.filter))"
+    }
+
+    /// What to do when the session is through (brief 004: "You marked X photos for deletion.
+    /// Review now?" and "Ready to tackle your X maybes?").
+    static func whenDone(_ s: TidyStatus) -> [String] {
+        var lines = ["This session is through: \(plural(s.reviewed, "photo")) reviewed."]
+        if s.marked > 0 {
+            lines.append("You marked \(plural(s.marked, "photo")) for deletion. Review them: `shoebox tidy trash`; then `shoebox tidy empty` moves them to Recently Deleted.")
+        }
+        if s.unreviewed > 0 {
+            lines.append("\(plural(s.unreviewed, "photo")) not reviewed yet: `shoebox tidy filter all`.")
+        } else if s.maybe > 0 {
+            lines.append("Every photo is reviewed. Ready to tackle your \(plural(s.maybe, "maybe"))? `shoebox tidy filter maybe`")
+        }
+        return lines
+    }
+}
+
+// MARK: Session commands
+
+struct TidyStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Where the session stands: \"X of Y\", marked, maybe, reviewed.",
+        discussion: "With --json: filter, position, total, marked, maybe, reviewed (and more; docs/CONTRACT.md).")
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var output: JSONOutput
+
+    func run() throws {
+        try reportingErrors {
+            let c = try TidyContext(options, writing: true)
+            var session = try c.tidy.open()
+            let before = session.state.position
+            let status = try c.tidy.status(&session)
+            try c.savingPosition(session, before)
+            if output.json { return try output.print(TidyStatusJSON(status)) }
+            Terminal.out("Session \(status.filter): \(TidyText.number(status.position)) of \(TidyText.number(status.total)) reviewed"
+                + " — marked for deletion \(TidyText.number(status.marked)), maybe \(TidyText.number(status.maybe)),"
+                + " reviewed this session \(TidyText.number(status.reviewed)).")
+            if status.done { TidyText.whenDone(status).forEach(Terminal.message) }
+        }
+    }
+}
+
+struct TidyNext: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next", abstract: "The item under review: a photo, or a group of similar shots best first.",
+        discussion: "With --json: {\"item\": asset | {\"group\", \"kind\", \"items\"} | null, \"status\": …}.")
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var output: JSONOutput
+
+    func run() throws {
+        try reportingErrors {
+            let c = try TidyContext(options, writing: true)
+            var session = try c.tidy.open()
+            let before = session.state.position
+            let (item, current, status) = try c.snapshot(&session)
+            try c.savingPosition(session, before)
+            if output.json { return try output.print(TidyNextJSON(item: item, status: TidyStatusJSON(status))) }
+            guard let current else { return TidyText.whenDone(status).forEach(Terminal.message) }
+            Terminal.out(TidyText.item(current))
+            Terminal.message(TidyText.progress(status))
+        }
+    }
+}
