@@ -56,3 +56,31 @@ extension Tidy {
         return groups.map { g in TidyGroupEntry(group: g, assets: g.members.compactMap { byID[$0] }) }
     }
 }
+
+extension Tidy {
+    /// The session's items from `start` on, each with its present assets (an item whose files
+    /// all vanished is left out); `open` lists the assets this session has not decided yet.
+    public func items(of session: TidySession, from start: Int = 0) throws -> [TidyCurrent] {
+        var out: [TidyCurrent] = []
+        var n = max(0, start)
+        while n < session.list.count {
+            let end = min(session.list.count, n + 2000)
+            var items: [(Int, TidyItem)] = []
+            for i in n..<end {
+                guard let item = session.list.item(at: i) else {
+                    throw TidyError.damaged(TidyStore.listPath(session.state.session), "line \(i + 2) is not an item")
+                }
+                items.append((i, item))
+            }
+            let byID = try assets(items.flatMap { $0.1.members })
+            for (i, item) in items {
+                let present = item.members.compactMap { byID[$0] }.filter { $0.state == .present }
+                guard !present.isEmpty else { continue }
+                let open = present.filter { $0.tidyMark?.session != session.state.session }.map(\.id)
+                out.append(TidyCurrent(index: i, item: item, assets: present, open: open))
+            }
+            n = end
+        }
+        return out
+    }
+}

@@ -76,7 +76,7 @@ struct Shoebox: ParsableCommand {
         "people": ["list", "name", "merge", "forget"],
         "cache": ["clear", "thumbnail"],
         "curate": ["add", "list", "select", "deselect", "top", "remove", "share", "album", "clear"],
-        "tidy": ["status", "next", "keep", "delete", "maybe", "undo", "filter", "similar", "trash", "unmark", "empty", "maybes"],
+        "tidy": ["status", "next", "keep", "delete", "maybe", "undo", "filter", "similar", "trash", "unmark", "empty", "maybes", "list"],
     ]
 }
 

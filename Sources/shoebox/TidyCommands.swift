@@ -17,7 +17,7 @@ struct TidyCommand: ParsableCommand {
             """,
         subcommands: [TidyStatusCommand.self, TidyNext.self, TidyKeep.self, TidyDelete.self, TidyMaybe.self,
                       TidyUndo.self, TidyFilterCommand.self, TidySimilar.self, TidyTrash.self, TidyUnmark.self,
-                      TidyEmpty.self, TidyMaybes.self],
+                      TidyEmpty.self, TidyMaybes.self, TidyListCommand.self],
         defaultSubcommand: TidyStatusCommand.self)
 }
 
@@ -152,6 +152,28 @@ struct TidyNext: ParsableCommand {
             guard let current else { return TidyText.whenDone(status).forEach(Terminal.message) }
             Terminal.out(TidyText.item(current))
             Terminal.message(TidyText.progress(status))
+        }
+    }
+}
+
+struct TidyListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "The session's items still to review, in order (with --all, from its start).",
+        discussion: "With --json: an array of items, each an asset or a group as `tidy next --json` prints them.")
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "From the session's first item, decided ones included.") var all = false
+    @OptionGroup var output: JSONOutput
+
+    func run() throws {
+        try reportingErrors {
+            let c = try TidyContext(options, writing: true)
+            var session = try c.tidy.open()
+            let start = all ? 0 : (try c.tidy.current(&session)?.index ?? session.list.count)
+            let items = try c.tidy.items(of: session, from: start)
+            let companions = try c.tidy.companions(of: items.flatMap(\.assets))
+            if output.json { return try output.print(items.map { TidyItemJSON($0, companions: companions) }) }
+            for item in items { Terminal.out(TidyText.item(item)) }
+            Terminal.message("\(TidyText.plural(items.count, "item")) (\(session.filter)).")
         }
     }
 }

@@ -170,10 +170,12 @@ public struct TidyEmptyJSON: PublicJSONShape, Sendable {
 
 /// Words for numbers, as the brief writes them.
 public enum TidyFormat {
-    /// "1.2 GB" (decimal units, as phones count storage); "340.5 MB" under a gigabyte.
+    /// "1.2 GB" (decimal units, as phones count storage); "340.5 MB" under a gigabyte, "85.3 kB"
+    /// under a megabyte.
     public static func bytes(_ n: Int64) -> String {
-        let gb = Double(n) / 1e9
-        if gb >= 1 { return String(format: "%.1f GB", gb) }
-        return String(format: "%.1f MB", Double(n) / 1e6)
+        let value = Double(n)
+        if value >= 1e9 { return String(format: "%.1f GB", value / 1e9) }
+        if value >= 1e6 { return String(format: "%.1f MB", value / 1e6) }
+        return String(format: "%.1f kB", value / 1e3)
     }
 }
