@@ -37,7 +37,7 @@ final class TidyEmptyTests: XCTestCase {
         let said = try t.ok(["tidy", "empty"]).stdout
         XCTAssertTrue(said.range(of: #"^\d+\.\d (GB|MB|kB) freed from the library \(in Recently Deleted until 2026-12-26"#, options: .regularExpression) != nil, said)
         XCTAssertTrue(said.contains("\n1 photo removed\n"), said)
-        XCTAssertTrue(said.contains("3 photos reviewed this session"), said, "the photo put back and marked again counts once")
+        XCTAssertTrue(said.contains("3 photos reviewed this session"), "the photo put back and marked again counts once: \(said)")
 
         // Undo cannot go back past empty; restore brings a file back with its id.
         let undo = try t.cli.run(["tidy", "undo"])
