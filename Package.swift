@@ -140,6 +140,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Tidy's in-process figures for bench/tidy.py (open a session, next item, grouping).
+        .executableTarget(name: "tidy-bench", dependencies: ["Tidy", "PhotoLibrary"], path: "bench/TidyBench"),
+
         // Generated camera rolls with ground truth, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),

@@ -12,10 +12,12 @@ public struct TidyStatus: Sendable {
     /// Items passed, and in the whole session (a group is one item).
     public var itemPosition: Int
     public var items: Int
-    /// Present assets marked for deletion / in the maybe pile / never decided, in the library.
+    /// Present assets marked for deletion / in the maybe pile, in the library.
     public var marked: Int
     public var maybe: Int
-    public var unreviewed: Int
+    /// Present assets never decided, in the library: counted when asked for (`countingUnreviewed`)
+    /// or when the session is through, else nil (it reads an index entry per such asset).
+    public var unreviewed: Int?
     /// Distinct assets this session decided.
     public var reviewed: Int
     /// What this session's `empty`s moved.
@@ -33,7 +35,7 @@ public struct TidyGroupEntry: Sendable {
 
 extension Tidy {
     /// The session's standing, the piles counted from the index.
-    public func status(_ session: inout TidySession) throws -> TidyStatus {
+    public func status(_ session: inout TidySession, countingUnreviewed: Bool = false) throws -> TidyStatus {
         let current = try self.current(&session)
         let s = session.state
         return TidyStatus(
@@ -41,7 +43,7 @@ extension Tidy {
             position: current == nil ? s.totalAssets : s.positionAssets, total: s.totalAssets,
             itemPosition: current?.index ?? s.items, items: s.items,
             marked: try index.count(Self.decided(.delete)), maybe: try index.count(Self.decided(.maybe)),
-            unreviewed: try index.count(Self.decided(nil)), reviewed: s.reviewed,
+            unreviewed: countingUnreviewed || current == nil ? try index.count(Self.decided(nil)) : nil, reviewed: s.reviewed,
             removed: s.removed, freedBytes: s.freedBytes, done: current == nil)
     }
 

@@ -28,6 +28,16 @@ public struct Tidy {
     public let now: Date
     public var store: TidyStore { TidyStore(library: library) }
 
+    /// The index on decisions (`FeatureIndex`), so counting the piles and finding the maybe pile
+    /// reads a few index entries. Call before opening the index (`openIndex` does).
+    public static let decisionIndex = FeatureIndex(feature: TidyMark.feature, field: "decision")
+
+    /// The library's index, with Tidy's index on decisions declared first.
+    public static func openIndex(_ library: Library) throws -> Index {
+        FeatureIndex.register([decisionIndex])
+        return try Index(library: library)
+    }
+
     public init(library: Library, index: Index, writer: AssetWriter? = nil, now: Date = ShoeboxClock.now()) {
         self.library = library
         self.index = index

@@ -31,7 +31,7 @@ struct TidyContext {
 
     init(_ options: LibraryOptions, writing: Bool) throws {
         library = try options.open()
-        index = try Index(library: library)
+        index = try Tidy.openIndex(library)
         if writing, let problem = index.readOnlyReason { throw problem }
         lock = writing ? try LibraryLock(library: library) : nil
         let tidy = Tidy(library: library, index: index)
@@ -100,8 +100,8 @@ enum TidyText {
         if s.marked > 0 {
             lines.append("You marked \(plural(s.marked, "photo")) for deletion. Review them: `shoebox tidy trash`; then `shoebox tidy empty` moves them to Recently Deleted.")
         }
-        if s.unreviewed > 0 {
-            lines.append("\(plural(s.unreviewed, "photo")) not reviewed yet: `shoebox tidy filter all`.")
+        if let unreviewed = s.unreviewed, unreviewed > 0 {
+            lines.append("\(plural(unreviewed, "photo")) not reviewed yet: `shoebox tidy filter all`.")
         } else if s.maybe > 0 {
             lines.append("Every photo is reviewed. Ready to tackle your \(plural(s.maybe, "maybe"))? `shoebox tidy filter maybe`")
         }
@@ -123,7 +123,7 @@ struct TidyStatusCommand: ParsableCommand {
             let c = try TidyContext(options, writing: true)
             var session = try c.tidy.open()
             let before = session.state.position
-            let status = try c.tidy.status(&session)
+            let status = try c.tidy.status(&session, countingUnreviewed: true)
             try c.savingPosition(session, before)
             if output.json { return try output.print(TidyStatusJSON(status)) }
             Terminal.out("Session \(status.filter): \(TidyText.number(status.position)) of \(TidyText.number(status.total)) reviewed"

@@ -9,7 +9,7 @@ private func printPile(_ decision: TidyDecision, _ options: LibraryOptions, _ ou
                        none: String, summary: (Int, Int64) -> String) throws {
     try reportingErrors {
         let library = try options.open()
-        let tidy = Tidy(library: library, index: try Index(library: library))
+        let tidy = Tidy(library: library, index: try Tidy.openIndex(library))
         let assets = try tidy.assets(decided: decision)
         let companions = try tidy.companions(of: assets)
         if output.json { return try output.print(assets.map { TidyAssetJSON($0, liveVideo: companions[$0.id]) }) }
@@ -28,7 +28,7 @@ struct TidySimilar: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let library = try options.open()
-            let tidy = Tidy(library: library, index: try Index(library: library))
+            let tidy = Tidy(library: library, index: try Tidy.openIndex(library))
             let groups = try tidy.similarGroups()
             let companions = try tidy.companions(of: groups.flatMap(\.assets))
             if output.json {

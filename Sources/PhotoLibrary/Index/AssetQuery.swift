@@ -61,7 +61,7 @@ public struct AssetQuery: Sendable {
         return q
     }
 
-    func sql(columns: String = Index.columns) -> (String, StatementArguments) {
+    func sql(columns: String = Index.columns, ordered: Bool = true) -> (String, StatementArguments) {
         var clauses: [String] = []
         var args: [any DatabaseValueConvertible] = []
         clauses.append("state IN (\(states.map { _ in "?" }.joined(separator: ",")))")
@@ -120,7 +120,9 @@ public struct AssetQuery: Sendable {
         case .name:
             order = "path \(direction(true)), id"
         }
-        var sql = "SELECT \(columns) FROM asset WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order)"
+        // A count needs no order, and an ORDER BY would make SQLite pick the order's index over
+        // the one that serves the filter (a feature's decision index, say).
+        var sql = "SELECT \(columns) FROM asset WHERE \(clauses.joined(separator: " AND "))" + (ordered ? " ORDER BY \(order)" : "")
         if let limit { sql += " LIMIT \(max(0, limit))" }
         return (sql, StatementArguments(args))
     }
@@ -131,8 +133,8 @@ extension Index {
     public func count(_ query: AssetQuery) throws -> Int {
         var unlimited = query
         unlimited.limit = nil
-        let (sql, args) = unlimited.sql()
-        return try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: args) ?? 0 }
+        let (sql, args) = unlimited.sql(columns: "COUNT(*)", ordered: false)
+        return try read { db in try Int.fetchOne(db, sql: sql, arguments: args) ?? 0 }
     }
 
     public func assets(matching query: AssetQuery) throws -> [Asset] {
@@ -208,20 +210,26 @@ public struct FeatureCondition: Sendable, Equatable {
         self.test = test
     }
 
-    func sql() -> (String, [any DatabaseValueConvertible]) {
-        // Object keys quoted in the JSON path, so any name is a literal key, never path syntax.
+    /// `json_extract(features, '$."feature"."field"')`: the path written into the SQL (not bound),
+    /// so that a `FeatureIndex` on the same expression serves the query. Object keys are quoted in
+    /// the JSON path, so any name is a literal key, never path syntax.
+    static func extract(feature: String, field: String?) -> String {
         func quoted(_ key: String) -> String {
             "\"" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         let path = "$." + quoted(feature) + (field.map { "." + quoted($0) } ?? "")
-        let value = "json_extract(features, ?)"
+        return "json_extract(features, '" + path.replacingOccurrences(of: "'", with: "''") + "')"
+    }
+
+    func sql() -> (String, [any DatabaseValueConvertible]) {
+        let value = Self.extract(feature: feature, field: field)
         switch test {
-        case .exists: return ("\(value) IS NOT NULL", [path])
-        case .absent: return ("\(value) IS NULL", [path])
-        case .equals(let s): return ("\(value) = ?", [path, s])
-        case .equalsNumber(let n): return ("\(value) = ?", [path, n])
-        case .atLeast(let n): return ("\(value) >= ?", [path, n])
-        case .below(let n): return ("\(value) < ?", [path, n])
+        case .exists: return ("\(value) IS NOT NULL", [])
+        case .absent: return ("\(value) IS NULL", [])
+        case .equals(let s): return ("\(value) = ?", [s])
+        case .equalsNumber(let n): return ("\(value) = ?", [n])
+        case .atLeast(let n): return ("\(value) >= ?", [n])
+        case .below(let n): return ("\(value) < ?", [n])
         }
     }
 }

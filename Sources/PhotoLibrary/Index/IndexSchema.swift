@@ -8,6 +8,7 @@ extension Index {
         var m = DatabaseMigrator()
         registerCoreMigrations(&m)
         for table in FeatureTable.registered { table.register(in: &m) }
+        for index in FeatureIndex.registered { index.register(in: &m) }
         return m
     }
 

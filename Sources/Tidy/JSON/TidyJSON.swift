@@ -60,7 +60,8 @@ public enum TidyItemJSON: PublicJSONShape, Sendable {
 
 /// `tidy status --json`. Public contract: `filter`, `position`, `total`, `marked`, `maybe`,
 /// `reviewed` (assets: each member of a group counts, a Live Photo once); also `session`,
-/// `started_at`, `item_position`, `items`, `unreviewed`, `removed`, `freed_bytes`, `done`.
+/// `started_at`, `item_position`, `items`, `unreviewed` (null unless counted: `tidy status` and a
+/// finished session count it), `removed`, `freed_bytes`, `done`.
 public struct TidyStatusJSON: PublicJSONShape, Sendable {
     var filter: String
     var position: Int
@@ -72,7 +73,7 @@ public struct TidyStatusJSON: PublicJSONShape, Sendable {
     var started_at: String
     var item_position: Int
     var items: Int
-    var unreviewed: Int
+    var unreviewed: Int?
     var removed: Int
     var freed_bytes: Int64
     var done: Bool
