@@ -10,7 +10,8 @@ of each there are, and the ids each content has. Then, N times:
   - one operation, picked at random (weighted): trash 1–5 assets; restore 1–3; purge with
     SHOEBOX_NOW far ahead (everything in the trash has expired: its originals may legitimately go);
     album create/add/order/remove/delete; curate add (its analysis), select/top/remove (the list
-    file), share --to a folder outside the library (links or copies) and album; scan after the
+    file), share --to a folder outside the library (links or copies) and album; tidy decisions,
+    undo, unmark, a new session, empty (marked files into Recently Deleted); scan after the
     harness moved files between folders;
     watch while the harness drags files into and out of Recently Deleted/files/ by hand, creates
     and renames files;
@@ -34,6 +35,7 @@ of each there are, and the ids each content has. Then, N times:
       `curate list` reads the curation list (old or new, never damaged: curation_damaged), and
       every file `curate share` left in its folder under a name (not a hidden temporary) holds
       the bytes of an original whole (share_partial);
+      `tidy status` reads the session (tidy_damaged: never half a session after a kill);
       and each original on disk is one asset (present or trashed).
       and no temporary of a whole-file write (`.NAME.PID.RANDOM.tmp`) is left: a kill leaves them,
       the next start deletes those whose writer is dead (stray_temporaries).
@@ -56,13 +58,13 @@ NOT_ORIGINALS = ("Albums", ".shoebox")          # top-level folders that never h
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
 WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
-           "curate": 12}
+           "curate": 12, "tidy": 12}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
-         "curation_damaged", "share_partial")
+         "curation_damaged", "share_partial", "tidy_damaged")
 # Reported, but not violations (exit status 0): none at present.
 NOTES = ()
 
@@ -371,6 +373,13 @@ class Harness:
             measure("curate", "curate", "share", "--to", os.path.join(self.work, "shared", f"calibration {round}"))
             measure("curate", "curate", "album")
             measure("curate", "curate", "remove")
+            measure("tidy", "tidy", "filter", "all")
+            measure("tidy", "tidy", "delete")
+            measure("tidy", "tidy", "keep")
+            measure("tidy", "tidy", "undo")
+            measure("tidy", "tidy", "delete", ids[0])
+            measure("tidy", "tidy", "empty")
+            self.run("restore", *[a["id"] for a in self.json("trash", "list")], check=False)
             a = self.rng.choice(self.assets)
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
@@ -532,6 +541,12 @@ class Harness:
                 if self.sha(path) not in self.ids:
                     bad("share_partial", 1, f"{os.path.relpath(path, self.work)} is not the bytes of an original", path)
 
+        # 10. The tidy session is readable (a kill leaves the old state or the new one, and the next
+        # start finishes the change it recorded).
+        t = self.run("tidy", "status", "--json", check=False)
+        if t.returncode != 0:
+            bad("tidy_damaged", 1, f"tidy status exited {t.returncode}: {t.stderr.strip()[-400:]}", t.stderr.strip()[-200:])
+
         # 8. Each original on disk is one asset, present or trashed.
         for sha, paths in disk.items():
             if sha not in self.ids:
@@ -634,6 +649,38 @@ class Harness:
         to = os.path.join(self.work, "shared", str(run))
         copy = ["--copy"] if self.rng.random() < 0.5 else []
         return f"curate share{' --copy' if copy else ''}", ["curate", "share", "--to", to, *copy], None, None
+
+    def op_tidy(self, run):
+        """A tidy command: decisions on the item under review or on one of its group (with
+        --others), undo, unmark, a new session over a filter, empty (marked files into Recently
+        Deleted). Picked from what `tidy next` shows, so that most of them have work to do."""
+        shown = self.run("tidy", "next", "--json", check=False)
+        if shown.returncode != 0:
+            return None  # counted by check() as tidy_damaged
+        item = json.loads(shown.stdout or "{}").get("item")
+        what = self.rng.choice(["decide", "decide", "decide", "group", "undo", "unmark", "filter", "empty"])
+        if item is None and what in ("decide", "group"):
+            what = "filter"
+        if what == "group":
+            members = item.get("items") or [item]
+            if len(members) > 1:
+                others = self.rng.choice(["delete", "maybe"])
+                return "tidy keep ID --others", ["tidy", "keep", members[0]["id"], "--others", others], None, None
+            return "tidy delete ID", ["tidy", "delete", members[0]["id"]], None, None
+        if what == "decide":
+            d = self.rng.choice(["keep", "delete", "delete", "maybe"])
+            return f"tidy {d}", ["tidy", d], None, None
+        if what == "undo":
+            return "tidy undo", ["tidy", "undo"], None, None
+        if what == "unmark":
+            marked = json.loads(self.run("tidy", "trash", "--json", check=False).stdout or "[]")
+            if not marked:
+                return "tidy delete", ["tidy", "delete"], None, None
+            return "tidy unmark", ["tidy", "unmark", self.rng.choice(marked)["id"]], None, None
+        if what == "filter":
+            f = self.rng.choice(["all", "all", "screenshots", "largest", "maybe", "last-30-days"])
+            return f"tidy filter {f}", ["tidy", "filter", f], None, None
+        return "tidy empty", ["tidy", "empty"], None, None
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""
@@ -890,7 +937,8 @@ class Harness:
 
     def one_run(self, run):
         self.replenish(run)
-        op = self.rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0]
+        weights = {k: v for k, v in WEIGHTS.items() if not self.a.only or k in self.a.only.split(",")}
+        op = self.rng.choices(list(weights), list(weights.values()))[0]
         log = os.path.join(self.logs, "run.log")
         purged_from = None
         details = []
@@ -910,7 +958,7 @@ class Harness:
                 plan = {"trash": self.op_trash, "restore": self.op_restore, "purge": self.op_purge,
                         "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run),
                         "analyze": self.op_analyze, "people": self.op_people,
-                        "curate": lambda: self.op_curate(run)}[op]()
+                        "curate": lambda: self.op_curate(run), "tidy": lambda: self.op_tidy(run)}[op]()
                 if plan:
                     break
             if plan is None:
@@ -959,6 +1007,7 @@ def main():
     ap.add_argument("--roll", default=os.path.join(ROOT, "sample-library"))
     ap.add_argument("--work", help="work folder (default: a new one under $TMPDIR, deleted when all went well)")
     ap.add_argument("--quick", action="store_true", help="12 runs (CI)")
+    ap.add_argument("--only", help="comma-separated operations to draw from (e.g. tidy,trash), to hammer one feature")
     ap.add_argument("--reset-every", type=int, default=None, help="runs between full restore checks (default 25; 6 with --quick)")
     ap.add_argument("--syscall-share", type=float, default=0.5,
                     help="share of the kills made on entry to a chosen write call via strace, when strace can "
