@@ -332,6 +332,20 @@ put("Curation", json.dumps({"items": ids, "schema": 1, "selected": ids[1:]}, ind
 put("Curation", json.dumps({"items": ids + ids[:1], "schema": 1, "selected": [ids[0].upper()], "extra": {"a": [1]}}), "near")
 put("Curation", json.dumps({"items": [1, 2], "schema": 2, "selected": None}), "wrong")
 
+# Tidy's session files (the first byte picks the parser: even = the state JSON, odd = the list):
+# what `TidyState.encoded` and `TidyList.encode` write, and near misses.
+session = "0d5a3f4e-1b2c-4d5e-8f90-a1b2c3d4e5f6"
+state = {"schema": 1, "session": session, "filter": "year:2024", "startedAt": "2026-11-26T12:00:00.000Z", "items": 3,
+         "totalAssets": 4, "position": 1, "positionAssets": 2, "removed": 0, "freedBytes": 0,
+         "log": [{"kind": "decide", "item": 0, "positionBefore": 0, "positionAssetsBefore": 0,
+                  "marks": [{"id": ids[0], "to": {"decision": "delete", "at": "2026-11-26T12:00:01.000Z", "session": session}}]},
+                 {"kind": "empty", "positionBefore": 1, "positionAssetsBefore": 2, "done": False, "marks": []}]}
+put("Tidy", "\x00" + json.dumps(state, indent=2, sort_keys=True), "state")
+put("Tidy", "\x00" + json.dumps({**state, "schema": 9}), "newer")
+put("Tidy", "\x00" + json.dumps({**state, "position": 7, "filter": "yesterday"}), "wrong")
+put("Tidy", "\x01shoebox-tidy-list 1 " + session + "\na " + ids[0] + "\ns g0123456789abcdef " + ids[1] + " " + ids[2] + "\n", "list")
+put("Tidy", "\x01shoebox-tidy-list 1 " + session + "\nd g0123456789abcdef " + ids[1] + " " + ids[1] + "\nx\n\na\n", "near")
+
 # Camera raw: DNGs made by scripts/make-dng (pidng, when install-deps made its venv), with and
 # without an embedded preview, a TIFF header alone, and a CR3-like ISO-BMFF head of brand 'crx '.
 pidng = os.path.join(os.environ.get("SHOEBOX_TOOLS", os.path.expanduser("~/.cache/shoebox-tools")), "pidng/bin/python")

@@ -26,7 +26,7 @@ public struct TidyList: Sendable {
     public var count: Int { starts.count - 1 }
 
     /// The file's bytes for `items`.
-    static func encode(_ items: [TidyItem], session: String) -> Data {
+    public static func encode(_ items: [TidyItem], session: String) -> Data {
         var text = "\(magic) \(version) \(session)\n"
         text.reserveCapacity(items.count * 40 + 64)
         for item in items {
@@ -41,7 +41,7 @@ public struct TidyList: Sendable {
     }
 
     /// Reads a list; `nil` when its header is not a list's (the caller names the file).
-    init?(_ bytes: Data) {
+    public init?(_ bytes: Data) {
         data = [UInt8](bytes)
         guard let headerEnd = data.firstIndex(of: 0x0A),
               let header = String(bytes: data[..<headerEnd], encoding: .utf8) else { return nil }

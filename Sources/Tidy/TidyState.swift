@@ -77,10 +77,10 @@ public struct TidyState: Codable, Equatable, Sendable {
 
     // MARK: File
 
-    func encoded() throws -> Data { try ShoeboxJSON.makeEncoder(pretty: true).encode(self) }
+    public func encoded() throws -> Data { try ShoeboxJSON.makeEncoder(pretty: true).encode(self) }
 
     /// Reads `.shoebox/tidy.json`; one `TidyError.damaged` line for anything else.
-    static func decode(_ data: Data) throws -> TidyState {
+    public static func decode(_ data: Data) throws -> TidyState {
         let state: TidyState
         do {
             if let schema = try? JSONDecoder().decode(SchemaOnly.self, from: data), schema.schema > currentSchema {
