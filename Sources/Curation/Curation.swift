@@ -53,21 +53,8 @@ public struct Curation {
         entries(state, try assets(state.items))
     }
 
-    /// The assets of `ids` in any state, a few thousand per query (SQLite's limit on
-    /// parameters is 32,766).
-    func assets(_ ids: [AssetID]) throws -> [Asset] {
-        var out: [Asset] = []
-        var start = 0
-        while start < ids.count {
-            var q = AssetQuery()
-            q.ids = Array(ids[start..<min(ids.count, start + 5000)])
-            q.states = AssetState.allCases
-            q.includeLiveVideos = true
-            out += try index.assets(matching: q)
-            start += 5000
-        }
-        return out
-    }
+    /// The assets of `ids` in any state.
+    func assets(_ ids: [AssetID]) throws -> [Asset] { try index.assets(ids: ids) }
 
     // MARK: Which photos a command means
 

@@ -116,19 +116,9 @@ public struct Tidy {
 
     // MARK: Reading assets
 
-    /// Assets of `ids` in any state, by id, a few thousand per query.
+    /// Assets of `ids` in any state, by id.
     func assets(_ ids: [AssetID]) throws -> [AssetID: Asset] {
-        var out: [AssetID: Asset] = [:]
-        var start = 0
-        while start < ids.count {
-            var q = AssetQuery()
-            q.ids = Array(ids[start..<min(ids.count, start + 5000)])
-            q.states = AssetState.allCases
-            q.includeLiveVideos = true
-            for a in try index.assets(matching: q) { out[a.id] = a }
-            start += 5000
-        }
-        return out
+        Dictionary(try index.assets(ids: ids).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Present assets with this decision (the live halves of Live Photos aside), newest first.

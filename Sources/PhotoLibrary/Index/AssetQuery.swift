@@ -137,6 +137,22 @@ extension Index {
         return try read { db in try Int.fetchOne(db, sql: sql, arguments: args) ?? 0 }
     }
 
+    /// The assets of `ids` in any state (purged ones are simply not there), a few thousand per
+    /// query (SQLite's limit on parameters is 32,766); the order is the index's date order per batch.
+    public func assets(ids: [AssetID]) throws -> [Asset] {
+        var out: [Asset] = []
+        var start = 0
+        while start < ids.count {
+            var q = AssetQuery()
+            q.ids = Array(ids[start..<min(ids.count, start + 5000)])
+            q.states = AssetState.allCases
+            q.includeLiveVideos = true
+            out += try assets(matching: q)
+            start += 5000
+        }
+        return out
+    }
+
     public func assets(matching query: AssetQuery) throws -> [Asset] {
         let (sql, args) = query.sql()
         return try read { db in try Row.fetchAll(db, sql: sql, arguments: args).map(Index.asset(from:)) }
