@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Curation", targets: ["Curation"]),
+        .library(name: "Tracker", targets: ["Tracker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -128,9 +129,14 @@ let package = Package(
         // `add` waits for scores in the CLI (as `analyze --wait`), so it needs no pixels itself.
         .target(name: "Curation", dependencies: ["PhotoLibrary", "CSystem"]),
 
+        // Painting tracker (brief 002): projects, miniatures, recipes and photos as JSON in
+        // Tracker/, photo copies in Tracker/photos/ (Metadata sniffs formats and capture times).
+        .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CSystem",
+                                                .product(name: "Crypto", package: "swift-crypto")]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tracker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -151,6 +157,8 @@ let package = Package(
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
         // `curate` through the built binary; scores given in-process through the library's writer.
         .testTarget(name: "CurationTests", dependencies: ["shoebox", "Curation", "PhotoLibrary", "TestSupport"]),
+        // `tracker` through the built binary, and the store's pure parts (file, integrity, CSV).
+        .testTarget(name: "TrackerTests", dependencies: ["shoebox", "Tracker", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],
