@@ -29,13 +29,16 @@ public struct TrackerStore: Sendable {
 
     /// The tracker on disk (empty when there is none yet), checked for integrity.
     public func load() throws -> Loaded {
+        let empty = Loaded(data: TrackerData(), version: TrackerFile.currentVersion, problems: [], needsSave: false)
+        // No `Tracker/` yet: an empty tracker (a link there is found by the read below).
+        if try library.files.lstat(LibraryLayout.trackerFolder) == nil { return empty }
         let bytes: Data?
         do {
             bytes = try library.files.contents(of: Self.path, limit: Self.limit)
         } catch let e as ShoeboxError where e.code == .io {
             throw TrackerError.damaged(e.message.replacingOccurrences(of: library.root.path + "/", with: ""))
         }
-        guard let bytes else { return Loaded(data: TrackerData(), version: TrackerFile.currentVersion, problems: [], needsSave: false) }
+        guard let bytes else { return empty }
         let (data, version) = try TrackerFile.decode(bytes)
         let checked = TrackerIntegrity.check(data)
         let missing = checked.data.photos.filter { TrackerIntegrity.isPhotoFile($0.file) && ((try? library.files.lstat($0.file)) ?? nil) == nil }
