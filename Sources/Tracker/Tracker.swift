@@ -32,16 +32,24 @@ public struct Tracker {
     /// Runs `change` on the stored data under the writer lock and saves the result; the photo
     /// records it returns as dropped have their files deleted once the save is done.
     public func change<T>(_ change: (inout TrackerData) throws -> (result: T, dropped: [TrackerPhoto])) throws -> T {
-        let lock = try LibraryLock(library: library)
-        return try withExtendedLifetime(lock) {
-            let loaded = try store.load()
-            for p in loaded.problems { note("\(TrackerStore.path): \(p)") }
-            store.removeLeftovers(keeping: loaded.data)
+        try locked { loaded in
             var data = loaded.data
             let (result, dropped) = try change(&data)
             if data != loaded.data || loaded.needsSave { try store.save(data) }
             removeFiles(of: dropped)
             return result
+        }
+    }
+
+    /// Runs `body` under the writer lock with the stored data (findings said), after the
+    /// leftovers of an interrupted change are deleted.
+    func locked<T>(_ body: (TrackerStore.Loaded) throws -> T) throws -> T {
+        let lock = try LibraryLock(library: library)
+        return try withExtendedLifetime(lock) {
+            let loaded = try store.load()
+            for p in loaded.problems { note("\(TrackerStore.path): \(p)") }
+            store.removeLeftovers(keeping: loaded.data)
+            return try body(loaded)
         }
     }
 
@@ -60,11 +68,7 @@ public struct Tracker {
     /// by id or path). The miniature is found before anything is copied.
     public func addPhoto(mini: String, from reference: String, index: () throws -> Index) throws -> TrackerPhoto {
         let importer = TrackerPhotoImport(library: library)
-        let lock = try LibraryLock(library: library)
-        return try withExtendedLifetime(lock) {
-            let loaded = try store.load()
-            for p in loaded.problems { note("\(TrackerStore.path): \(p)") }
-            store.removeLeftovers(keeping: loaded.data)
+        return try locked { loaded in
             var data = loaded.data
             let miniID = data.miniatures[try data.miniIndex(mini)].id
             let source = try importer.open(reference, index: index)

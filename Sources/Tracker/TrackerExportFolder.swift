@@ -41,41 +41,9 @@ struct TrackerExportFolder {
 
     /// The folder opened (made when missing), refused when it is the library or inside it.
     private func open() throws -> Int32 {
-        let parent = (path as NSString).deletingLastPathComponent
-        if let real = realpath(parent, nil) {
-            defer { free(real) }
-            try refuseInside(String(cString: real) + "/" + (path as NSString).lastPathComponent)
-        }
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            let e = errno
-            if e == ENOENT { throw ShoeboxError(.notFound, "cannot make the folder \(path): the folder that would hold it does not exist") }
-            throw failure(path, e)
-        }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            if e == ENOTDIR { throw ShoeboxError(.invalidArgument, "\(path) is not a folder") }
-            throw failure(path, e)
-        }
-        // The folder as opened (a link to it resolved): never the library or inside it.
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        if n > 0 {
-            do { try refuseInside(String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)) } catch {
-                close(fd)
-                throw error
-            }
-        }
-        return fd
-    }
-
-    private func refuseInside(_ real: String) throws {
-        guard let root = realpath(library.root.path, nil) else { return }
-        let base = String(cString: root)
-        free(root)
-        if real == base || real.hasPrefix(base.hasSuffix("/") ? base : base + "/") {
-            throw ShoeboxError(.invalidArgument, "\(path) is inside the library; export to a folder outside \(library.root.path)")
-        }
+        try OutsideFolder.open(path, library: library, inside: {
+            ShoeboxError(.invalidArgument, "\($0) is inside the library; export to a folder outside \(library.root.path)")
+        }, failure: failure)
     }
 
     /// `data` as `name` in `dir`: a hidden temporary written and flushed, then renamed into

@@ -38,6 +38,19 @@ func printTracker<Shape: PublicJSONShape>(_ shape: Shape, _ output: JSONOutput, 
     Terminal.out(line())
 }
 
+/// A change of the tracker that prints its result: `change` under the writer lock (files of the
+/// photos it drops deleted after the save), then the result as JSON or as `line` says it.
+func changeTracker<Shape: PublicJSONShape>(_ options: LibraryOptions, _ output: JSONOutput, line: (Shape) -> String,
+                                          _ change: (inout TrackerData) throws -> (result: Shape, dropped: [TrackerPhoto])) throws {
+    try reportingErrors {
+        let result = try openTracker(options).change(change)
+        try printTracker(result, output, line(result))
+    }
+}
+
+/// Now, as the tracker stores times (`$SHOEBOX_NOW` honoured).
+var trackerNow: String { ShoeboxClock.localISO8601(ShoeboxClock.now()) }
+
 func describeProject(_ p: Project) -> String {
     "\(p.id)  \(p.game_system.rawValue) · \(p.army)" + (p.name.map { " · \($0)" } ?? "") + "  (created \(p.created_at))"
 }
@@ -63,11 +76,8 @@ struct TrackerProject: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let p = try openTracker(options).change { d in
-                    (try d.addProject(gameSystem: gameSystem, army: army, name: name, at: ShoeboxClock.localISO8601(ShoeboxClock.now())), [])
-                }
-                try printTracker(p, output, "Created the project \(describeProject(p))")
+            try changeTracker(options, output, line: { p in "Created the project \(describeProject(p))" }) { d in
+                (try d.addProject(gameSystem: gameSystem, army: army, name: name, at: trackerNow), [])
             }
         }
     }
@@ -122,9 +132,8 @@ struct TrackerProject: ParsableCommand {
         }
 
         func run() throws {
-            try reportingErrors {
-                let p = try openTracker(options).change { d in (try d.updateProject(id, army: army, name: name), []) }
-                try printTracker(p, output, "Updated the project \(describeProject(p))")
+            try changeTracker(options, output, line: { p in "Updated the project \(describeProject(p))" }) { d in
+                (try d.updateProject(id, army: army, name: name), [])
             }
         }
     }
@@ -136,13 +145,10 @@ struct TrackerProject: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let r = try openTracker(options).change { d in
-                    let minis = try d.miniatures.filter { $0.project_id == d.projects[try d.projectIndex(id)].id }.map(\.id)
-                    let (p, photos) = try d.removeProject(id)
-                    return (TrackerRemovalJSON(removed: "project", id: p.id, miniatureIDs: minis, photos: photos), photos)
-                }
-                try printTracker(r, output, "Deleted the project \(r.id) with \(r.miniature_ids.count) miniature(s) and \(r.files_removed.count) photo file(s).")
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the project \(r.id) with \(r.miniature_ids.count) miniature(s) and \(r.files_removed.count) photo file(s)." }) { d in
+                let minis = try d.miniatures.filter { $0.project_id == d.projects[try d.projectIndex(id)].id }.map(\.id)
+                let (p, photos) = try d.removeProject(id)
+                return (TrackerRemovalJSON(removed: "project", id: p.id, miniatureIDs: minis, photos: photos), photos)
             }
         }
     }
@@ -164,11 +170,8 @@ struct TrackerMini: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let m = try openTracker(options).change { d in
-                    (try d.addMini(project: project, name: name, type: type, at: ShoeboxClock.localISO8601(ShoeboxClock.now())), [])
-                }
-                try printTracker(m, output, "Added the miniature \(describeMini(m))")
+            try changeTracker(options, output, line: { m in "Added the miniature \(describeMini(m))" }) { d in
+                (try d.addMini(project: project, name: name, type: type, at: trackerNow), [])
             }
         }
     }
@@ -221,11 +224,8 @@ struct TrackerMini: ParsableCommand {
         }
 
         func run() throws {
-            try reportingErrors {
-                let m = try openTracker(options).change { d in
-                    (try d.updateMini(id, progress: progress, name: name, at: ShoeboxClock.localISO8601(ShoeboxClock.now())), [])
-                }
-                try printTracker(m, output, "Updated the miniature \(describeMini(m))")
+            try changeTracker(options, output, line: { m in "Updated the miniature \(describeMini(m))" }) { d in
+                (try d.updateMini(id, progress: progress, name: name, at: trackerNow), [])
             }
         }
     }
@@ -237,12 +237,9 @@ struct TrackerMini: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let r = try openTracker(options).change { d in
-                    let (m, photos) = try d.removeMini(id)
-                    return (TrackerRemovalJSON(removed: "miniature", id: m.id, miniatureIDs: [m.id], photos: photos), photos)
-                }
-                try printTracker(r, output, "Deleted the miniature \(r.id) and \(r.files_removed.count) photo file(s).")
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the miniature \(r.id) and \(r.files_removed.count) photo file(s)." }) { d in
+                let (m, photos) = try d.removeMini(id)
+                return (TrackerRemovalJSON(removed: "miniature", id: m.id, miniatureIDs: [m.id], photos: photos), photos)
             }
         }
     }

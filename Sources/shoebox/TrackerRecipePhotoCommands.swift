@@ -26,11 +26,8 @@ struct TrackerRecipe: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let r = try openTracker(options).change { d in
-                    (try d.addRecipe(name: name, type: type, steps: step, paints: paint, techniques: technique), [])
-                }
-                try printTracker(r, output, "Created the recipe \(TrackerRecipe.describe(r))")
+            try changeTracker(options, output, line: { r in "Created the recipe \(TrackerRecipe.describe(r))" }) { d in
+                (try d.addRecipe(name: name, type: type, steps: step, paints: paint, techniques: technique), [])
             }
         }
     }
@@ -77,13 +74,10 @@ struct TrackerRecipe: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let result = try openTracker(options).change { d in
-                    let linked = try d.miniatures.filter { $0.recipe_ids.contains(d.recipes[try d.recipeIndex(id)].id) }.map(\.id)
-                    let r = try d.removeRecipe(id)
-                    return (TrackerRemovalJSON(removed: "recipe", id: r.id, miniatureIDs: linked, photos: []), [])
-                }
-                try printTracker(result, output, "Deleted the recipe \(result.id); unlinked from \(result.miniature_ids.count) miniature(s).")
+            try changeTracker(options, output, line: { (result: TrackerRemovalJSON) in "Deleted the recipe \(result.id); unlinked from \(result.miniature_ids.count) miniature(s)." }) { d in
+                let linked = try d.miniatures.filter { $0.recipe_ids.contains(d.recipes[try d.recipeIndex(id)].id) }.map(\.id)
+                let r = try d.removeRecipe(id)
+                return (TrackerRemovalJSON(removed: "recipe", id: r.id, miniatureIDs: linked, photos: []), [])
             }
         }
     }
@@ -109,9 +103,8 @@ struct TrackerRecipe: ParsableCommand {
     }
 
     static func link(_ options: LibraryOptions, _ recipe: String, _ mini: String, _ output: JSONOutput, linked: Bool) throws {
-        try reportingErrors {
-            let m = try openTracker(options).change { d in (try d.link(recipe: recipe, mini: mini, linked: linked), []) }
-            try printTracker(m, output, (linked ? "Linked" : "Unlinked") + " — \(describeMini(m))")
+        try changeTracker(options, output, line: { m in (linked ? "Linked" : "Unlinked") + " — \(describeMini(m))" }) { d in
+            (try d.link(recipe: recipe, mini: mini, linked: linked), [])
         }
     }
 }
@@ -169,12 +162,9 @@ struct TrackerPhotoCommand: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let r = try openTracker(options).change { d in
-                    let p = try d.removePhoto(id)
-                    return (TrackerRemovalJSON(removed: "photo", id: p.id, miniatureIDs: [p.mini_id], photos: [p]), [p])
-                }
-                try printTracker(r, output, "Deleted the photo \(r.id) and its file.")
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the photo \(r.id) and its file." }) { d in
+                let p = try d.removePhoto(id)
+                return (TrackerRemovalJSON(removed: "photo", id: p.id, miniatureIDs: [p.mini_id], photos: [p]), [p])
             }
         }
     }
