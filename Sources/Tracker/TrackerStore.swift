@@ -36,6 +36,9 @@ public struct TrackerStore: Sendable {
         do {
             bytes = try library.files.contents(of: Self.path, limit: Self.limit)
         } catch let e as ShoeboxError where e.code == .io {
+            if e.message.contains(String(cString: strerror(EACCES))) {
+                throw ShoeboxError(.unreadable, "\(Self.path) cannot be read (permission denied); `ls -l \(library.root.path)/\(Self.path)` shows its owner and mode, `chmod u+rw` on it (and `u+rwx` on Tracker/) fixes it")
+            }
             throw TrackerError.damaged(e.message.replacingOccurrences(of: library.root.path + "/", with: ""))
         }
         guard let bytes else { return empty }

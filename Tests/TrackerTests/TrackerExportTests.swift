@@ -36,6 +36,7 @@ import Tracker
         let (t, _, _) = try populated()
         let jsonDir = t.outside.appendingPathComponent("export-json"), csvDir = t.outside.appendingPathComponent("export-csv")
         let written = try t.object(["export", "--format", "json", "-o", jsonDir.path])
+        #expect(Set(written.keys) == ["to", "format", "files", "projects", "miniatures", "recipes", "photos"])
         #expect(written["files"] as? [String] == [jsonDir.appendingPathComponent("tracker.json").path])
         let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: jsonDir.appendingPathComponent("tracker.json"))) as! [String: Any]
         let projects = try t.array(["project", "list"]), minis = try t.array(["mini", "list"]), recipes = try t.array(["recipe", "list"])

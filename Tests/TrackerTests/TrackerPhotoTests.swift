@@ -103,6 +103,7 @@ import TestSupport
         // 4.4: one photo, record and file.
         let first = try t.array(["photo", "list", a])[0]
         let r = try t.object(["photo", "rm", first["id"] as! String])
+        #expect(Set(r.keys) == ["removed", "id", "miniature_ids", "photo_ids", "files_removed"] && r["removed"] as? String == "photo")
         #expect(r["files_removed"] as? [String] == [first["file"] as! String] && !exists(first["file"] as! String))
         #expect((try t.object(["mini", "show", a])["photo_ids"] as? [String])?.count == 1)
         // 2.4: a miniature and its photos.
