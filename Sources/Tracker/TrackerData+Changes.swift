@@ -107,14 +107,32 @@ extension TrackerData {
 
     public mutating func addRecipe(name: String, type: MiniatureType?, steps: [String], paints: [String],
                                    techniques: [String]) throws -> Recipe {
-        func list(_ items: [String], _ field: String) throws -> [String] {
-            try items.map { try Self.required($0, field, of: "recipe's \(field) entry") }
-        }
         let recipe = Recipe(id: Self.newID(), name: try Self.required(name, "name", of: "recipe"), type: type,
-                            steps: try list(steps, "step"), paints: try list(paints, "paint"),
-                            techniques: try list(techniques, "technique"))
+                            steps: try Self.list(steps, "step"), paints: try Self.list(paints, "paint"),
+                            techniques: try Self.list(techniques, "technique"))
         recipes.append(recipe)
         return recipe
+    }
+
+    /// Changes a recipe (requirement 3.4): the name, the type (`clearType` removes it), and any
+    /// list given replaces that list whole (steps in their new order).
+    public mutating func updateRecipe(_ id: String, name: String?, type: MiniatureType?, clearType: Bool,
+                                      steps: [String]?, paints: [String]?, techniques: [String]?) throws -> Recipe {
+        let i = try recipeIndex(id)
+        var r = recipes[i]
+        if let name { r.name = try Self.required(name, "name", of: "recipe") }
+        if clearType { r.type = nil }
+        if let type { r.type = type }
+        if let steps { r.steps = try Self.list(steps, "step") }
+        if let paints { r.paints = try Self.list(paints, "paint") }
+        if let techniques { r.techniques = try Self.list(techniques, "technique") }
+        recipes[i] = r
+        return r
+    }
+
+    /// Each entry of a recipe's list trimmed and non-empty.
+    static func list(_ items: [String], _ field: String) throws -> [String] {
+        try items.map { try required($0, field, of: "recipe's \(field) entry") }
     }
 
     /// Removes a recipe and unlinks it from every miniature (requirement 3.4, integrity 9.3).

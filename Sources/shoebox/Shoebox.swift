@@ -79,7 +79,7 @@ struct Shoebox: ParsableCommand {
         "tracker": ["project", "mini", "recipe", "photo", "export"],
         "tracker project": ["add", "list", "show", "update", "rm"],
         "tracker mini": ["add", "list", "show", "update", "rm"],
-        "tracker recipe": ["add", "list", "show", "rm", "link", "unlink"],
+        "tracker recipe": ["add", "list", "show", "update", "rm", "link", "unlink"],
         "tracker photo": ["add", "list", "rm"],
     ]
 }

@@ -7,8 +7,8 @@ import Tracker
 
 struct TrackerRecipe: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "recipe", abstract: "Recipes: add, list (by miniature type), show, rm, link and unlink to miniatures.",
-        subcommands: [Add.self, List.self, Show.self, Remove.self, Link.self, Unlink.self])
+        commandName: "recipe", abstract: "Recipes: add, list (by miniature type), show, update, rm, link and unlink to miniatures.",
+        subcommands: [Add.self, List.self, Show.self, Update.self, Remove.self, Link.self, Unlink.self])
 
     static func describe(_ r: Recipe) -> String {
         "\(r.id)  \(r.name)" + (r.type.map { " [\($0.rawValue)]" } ?? "")
@@ -63,6 +63,34 @@ struct TrackerRecipe: ParsableCommand {
                 for (i, s) in r.steps.enumerated() { Terminal.out("  \(i + 1). \(s)") }
                 if !r.paints.isEmpty { Terminal.out("  paints: " + r.paints.joined(separator: ", ")) }
                 if !r.techniques.isEmpty { Terminal.out("  techniques: " + r.techniques.joined(separator: ", ")) }
+            }
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a recipe: its name, its type, or a whole list (the steps, paints or techniques given replace that list).")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "The recipe's id (or a unique prefix).") var id: String
+        @Option(help: "The new name.") var name: String?
+        @Option(help: "troop or character.") var type: MiniatureType?
+        @Flag(help: "The recipe is for no particular type any more.") var noType = false
+        @Option(help: "The steps, in order, replacing the old ones (repeat for each).") var step: [String] = []
+        @Option(help: "The paints, replacing the old ones (repeat for each).") var paint: [String] = []
+        @Option(help: "The techniques, replacing the old ones (repeat for each).") var technique: [String] = []
+        @OptionGroup var output: JSONOutput
+
+        func validate() throws {
+            if type != nil && noType { throw ValidationError("--type and --no-type cannot go together") }
+            if name == nil && type == nil && !noType && step.isEmpty && paint.isEmpty && technique.isEmpty {
+                throw ValidationError("say what to change: --name, --type, --no-type, --step, --paint or --technique")
+            }
+        }
+
+        func run() throws {
+            try changeTracker(options, output, line: { r in "Updated the recipe \(TrackerRecipe.describe(r))" }) { d in
+                (try d.updateRecipe(id, name: name, type: type, clearType: noType, steps: step.isEmpty ? nil : step,
+                                    paints: paint.isEmpty ? nil : paint, techniques: technique.isEmpty ? nil : technique), [])
             }
         }
     }

@@ -118,6 +118,15 @@ import TestSupport
         #expect(Set(r.keys) == ["id", "name", "type", "steps", "paints", "techniques"])
         #expect(r["steps"] as? [String] == ["Prime black", "Basecoat Macragge Blue, two thin coats"])
         #expect(r["paints"] as? [String] == ["Macragge Blue", "Nuln Oil"] && r["techniques"] as? [String] == ["edge highlight"])
+        // 3.4: updated on its own; a list given replaces that list whole.
+        let rid = r["id"] as! String
+        let changed = try t.object(["recipe", "update", rid, "--step", "Prime grey", "--step", "Contrast paint", "--no-type"])
+        #expect(changed["steps"] as? [String] == ["Prime grey", "Contrast paint"] && changed["type"] is NSNull)
+        #expect(changed["paints"] as? [String] == ["Macragge Blue", "Nuln Oil"] && changed["name"] as? String == "Ultramarine blue")
+        #expect(try t.fails(["recipe", "update", rid]).status == 2)
+        #expect(try t.fails(["recipe", "update", rid, "--type", "troop", "--no-type"]).status == 2)
+        #expect(try t.fails(["recipe", "update", rid, "--name", " "]).status == 1)
+        _ = try t.object(["recipe", "update", rid, "--type", "troop"])
         let gold = try t.object(["recipe", "add", "--name", "Gold trim", "--type", "character"])["id"] as! String
         let untyped = try t.object(["recipe", "add", "--name", "Bases"])
         #expect(untyped["type"] is NSNull)
