@@ -5,6 +5,7 @@ import PhotoLibrary
 /// photos and the recipes linked to them, as JSON (one file) or CSV (one file per entity),
 /// human-readable, photos referenced by id and path relative to the library — never embedded.
 public enum TrackerExport {
+    /// What `export --format` writes: one JSON document, or one CSV file per entity.
     public enum Format: String, CaseIterable, Sendable { case json, csv }
 
     /// The part of `data` an export holds: one project (an id or id prefix), or everything.

@@ -44,7 +44,12 @@ public struct TrackerStore: Sendable {
         guard let bytes else { return empty }
         let (data, version) = try TrackerFile.decode(bytes)
         let checked = TrackerIntegrity.check(data)
-        let missing = checked.data.photos.filter { TrackerIntegrity.isPhotoFile($0.file) && ((try? library.files.lstat($0.file)) ?? nil) == nil }
+        // One listing of Tracker/photos/ rather than a lookup per photo (a store of thousands).
+        var present = Set<String>()
+        _ = try? library.files.forEachEntry(in: TrackerIntegrity.photosFolder) { entry, _ in
+            if let name = entry.name { present.insert(TrackerIntegrity.photosFolder + "/" + name) }
+        }
+        let missing = checked.data.photos.filter { TrackerIntegrity.isPhotoFile($0.file) && !present.contains($0.file) }
         let problems = checked.problems + missing.map { "the photo \($0.id)'s file \($0.file) is missing; `shoebox tracker photo rm \($0.id)` removes the record" }
         return Loaded(data: checked.data, version: version, problems: problems,
                       needsSave: checked.repaired || version != TrackerFile.currentVersion)

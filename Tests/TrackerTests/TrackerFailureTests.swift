@@ -100,6 +100,18 @@ import Glibc
         #expect(try t.photoFiles().isEmpty && t.cli.run(["doctor"]).status == 0)
     }
 
+    @Test func req9_3_aPhotoFileDeletedByHandIsReported() throws {
+        let t = try TrackerLibrary()
+        let (m, _, files) = try populated(t)
+        try FileManager.default.removeItem(at: t.photosURL.appendingPathComponent(files[0]))
+        let r = try t.cli.run(["tracker", "photo", "list", m, "--json"])
+        #expect(r.status == 0 && r.stderrLines.count == 1 && r.stderr.contains("is missing"), "\(r.stderr)")
+        #expect(try t.cli.run(["doctor"]).status == 1)
+        let photo = try t.array(["photo", "list", m])[0]["id"] as! String
+        _ = try t.object(["photo", "rm", photo])
+        #expect(try t.cli.run(["doctor"]).status == 0)
+    }
+
     @Test func symlinkAttacksAtTheTrackerAreRefused() throws {
         let t = try TrackerLibrary()
         let (m, _, _) = try populated(t)
