@@ -141,7 +141,7 @@ struct TrackerRecipe: ParsableCommand {
 
 struct TrackerPhotoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "photo", abstract: "ProgressStage photos of a miniature: add (a file or a library asset), list (oldest first), rm.",
+        commandName: "photo", abstract: "Progress photos of a miniature: add (a file or a library asset), list (oldest first), rm.",
         subcommands: [Add.self, List.self, Remove.self])
 
     static func describe(_ p: TrackerPhoto) -> String {
