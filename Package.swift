@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Curation", targets: ["Curation"]),
         .library(name: "Tidy", targets: ["Tidy"]),
+        .library(name: "Tracker", targets: ["Tracker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -133,9 +134,14 @@ let package = Package(
         // Deleted. Needs no pixels: the perceptual hashes and scores are the index's.
         .target(name: "Tidy", dependencies: ["PhotoLibrary"]),
 
+        // Painting tracker (brief 002): projects, miniatures, recipes and photos as JSON in
+        // Tracker/, photo copies in Tracker/photos/ (Metadata sniffs formats and capture times).
+        .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CSystem",
+                                                .product(name: "Crypto", package: "swift-crypto")]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy", "Tracker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -162,6 +168,8 @@ let package = Package(
         // `tidy` through the built binary on generated rolls; the grouping and the session's
         // pure parts in-process.
         .testTarget(name: "TidyTests", dependencies: ["shoebox", "Tidy", "PhotoLibrary", "TestSupport"]),
+        // `tracker` through the built binary, and the store's pure parts (file, integrity, CSV).
+        .testTarget(name: "TrackerTests", dependencies: ["shoebox", "Tracker", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

@@ -345,6 +345,26 @@ put("Tidy", "\x00" + json.dumps({**state, "schema": 9}), "newer")
 put("Tidy", "\x00" + json.dumps({**state, "position": 7, "filter": "yesterday"}), "wrong")
 put("Tidy", "\x01shoebox-tidy-list 1 " + session + "\na " + ids[0] + "\ns g0123456789abcdef " + ids[1] + " " + ids[2] + "\n", "list")
 put("Tidy", "\x01shoebox-tidy-list 1 " + session + "\nd g0123456789abcdef " + ids[1] + " " + ids[1] + "\nx\n\na\n", "near")
+# The tracker's store: version 2 as `TrackerFile.encode` writes it, version 1 (migrated), and
+# near misses (a dangling reference, an unsafe photo path, an unknown stage, a newer version).
+tp = {"id": "9d7e0c52-1111-4d2e-8a51-0f6c3a1b2c3d", "game_system": "Warhammer 40K", "army": "Ultramarines", "name": None,
+      "created_at": "2026-11-22T10:15:03Z"}
+tm = {"id": "5e4d3c2b-2222-4a1b-9c8d-7e6f5a4b3c2d", "project_id": tp["id"], "name": "Captain", "type": "character",
+      "progress": "primed", "history": [{"progress": "unpainted", "at": "2026-11-22T10:15:03Z"},
+                                        {"progress": "primed", "at": "2026-11-23T10:15:03+01:00"}],
+      "recipe_ids": ["7a6b5c4d-3333-4e2f-8a9b-1c2d3e4f5a6b"], "photo_ids": ["0b6c9f4e-2a57-4c1e-9d3a-5f3f4c1d2e10"]}
+tr = {"id": "7a6b5c4d-3333-4e2f-8a9b-1c2d3e4f5a6b", "name": "Blue", "type": "character", "steps": ["Prime", "Base, thin"],
+      "paints": ["Macragge Blue"], "techniques": ["wash"]}
+tf = {"id": "0b6c9f4e-2a57-4c1e-9d3a-5f3f4c1d2e10", "mini_id": tm["id"], "file": "Tracker/photos/0b6c9f4e-2a57-4c1e-9d3a-5f3f4c1d2e10.jpg",
+      "taken_at": "2023-05-14T12:34:56.120", "added_at": "2026-11-22T10:15:03Z", "sha256": "ab" * 32}
+put("Tracker", json.dumps({"schema_version": 2, "projects": [tp], "miniatures": [tm], "recipes": [tr], "photos": [tf]}, indent=2, sort_keys=True), "v2")
+put("Tracker", '{\n  "miniatures" : [\n\n  ],\n  "photos" : [\n\n  ],\n  "projects" : [\n\n  ],\n  "recipes" : [\n\n  ],\n  "schema_version" : 2\n}', "empty")
+v1m = {k: tm[k] for k in ("id", "project_id", "name", "type", "progress")} | {"progress_updated_at": "2025-02-01T10:00:00Z"}
+v1r = {k: tr[k] for k in ("id", "name", "steps", "paints", "techniques")} | {"miniature_ids": [tm["id"]]}
+put("Tracker", json.dumps({"schema_version": 1, "projects": [tp], "miniatures": [v1m], "recipes": [v1r], "photos": [tf]}), "v1")
+put("Tracker", json.dumps({"schema_version": 2, "projects": [], "miniatures": [tm | {"recipe_ids": ["x", "x"]}], "recipes": [],
+                           "photos": [tf | {"file": "Tracker/photos/../../etc/passwd"}]}), "near")
+put("Tracker", json.dumps({"schema_version": 3, "projects": [tp | {"game_system": "Necromunda"}]}), "wrong")
 
 # Camera raw: DNGs made by scripts/make-dng (pidng, when install-deps made its venv), with and
 # without an embedded preview, a TIFF header alone, and a CR3-like ISO-BMFF head of brand 'crx '.

@@ -11,7 +11,8 @@ of each there are, and the ids each content has. Then, N times:
     SHOEBOX_NOW far ahead (everything in the trash has expired: its originals may legitimately go);
     album create/add/order/remove/delete; curate add (its analysis), select/top/remove (the list
     file), share --to a folder outside the library (links or copies) and album; tidy decisions,
-    undo, unmark, a new session, empty (marked files into Recently Deleted); scan after the
+    undo, unmark, a new session, empty (marked files into Recently Deleted); tracker project,
+    mini, recipe and photo add/update/link/rm (Tracker/tracker.json and Tracker/photos/); scan after the
     harness moved files between folders;
     watch while the harness drags files into and out of Recently Deleted/files/ by hand, creates
     and renames files;
@@ -36,6 +37,8 @@ of each there are, and the ids each content has. Then, N times:
       every file `curate share` left in its folder under a name (not a hidden temporary) holds
       the bytes of an original whole (share_partial);
       `tidy status` reads the session (tidy_damaged: never half a session after a kill);
+      `tracker project list` reads the tracker (tracker_damaged), and Tracker/tracker.json keeps its
+      references and every photo it names is there with its SHA-256 (tracker_integrity);
       and each original on disk is one asset (present or trashed).
       and no temporary of a whole-file write (`.NAME.PID.RANDOM.tmp`) is left: a kill leaves them,
       the next start deletes those whose writer is dead (stray_temporaries).
@@ -54,17 +57,17 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-NOT_ORIGINALS = ("Albums", ".shoebox")          # top-level folders that never hold originals
+NOT_ORIGINALS = ("Albums", ".shoebox", "Tracker")  # top-level folders that never hold originals (Tracker/: copies)
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
 WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
-           "curate": 12, "tidy": 12}
+           "curate": 12, "tidy": 12, "tracker": 12}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
-         "curation_damaged", "share_partial", "tidy_damaged")
+         "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity")
 # Reported, but not violations (exit status 0): none at present.
 NOTES = ()
 
@@ -380,6 +383,11 @@ class Harness:
             measure("tidy", "tidy", "delete", ids[0])
             measure("tidy", "tidy", "empty")
             self.run("restore", *[a["id"] for a in self.json("trash", "list")], check=False)
+            tp = self.json("tracker", "project", "add", "--game-system", "40k", "--army", f"Calibration {round}")["id"]
+            tm = self.json("tracker", "mini", "add", tp, "--name", "Calibration", "--type", "troop")["id"]
+            measure("tracker", "tracker", "photo", "add", tm, self.tracker_source())
+            measure("tracker", "tracker", "mini", "update", tm, "--progress", "primed")
+            measure("tracker", "tracker", "project", "rm", tp)
             a = self.rng.choice(self.assets)
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
@@ -547,6 +555,14 @@ class Harness:
         if t.returncode != 0:
             bad("tidy_damaged", 1, f"tidy status exited {t.returncode}: {t.stderr.strip()[-400:]}", t.stderr.strip()[-200:])
 
+        # 11. The tracker reads (a kill leaves the old file or the new one), its references hold,
+        # and each photo it names is there, whole (copied before its record is saved, deleted after).
+        t = self.run("tracker", "project", "list", "--json", check=False)
+        if t.returncode != 0:
+            bad("tracker_damaged", 1, f"tracker project list exited {t.returncode}: {t.stderr.strip()[-400:]}", t.stderr.strip()[-200:])
+        for text in self.tracker_findings():
+            bad("tracker_integrity", 1, text, ("tracker", text))
+
         # 8. Each original on disk is one asset, present or trashed.
         for sha, paths in disk.items():
             if sha not in self.ids:
@@ -681,6 +697,74 @@ class Harness:
             f = self.rng.choice(["all", "all", "screenshots", "largest", "maybe", "last-30-days"])
             return f"tidy filter {f}", ["tidy", "filter", f], None, None
         return "tidy empty", ["tidy", "empty"], None, None
+    def tracker_source(self):
+        """A photo to add: a JPEG, PNG or HEIC asset of the library by id, else a roll JPEG by path."""
+        photos = [a for a in self.assets if a.get("format") in ("jpeg", "png", "heic") and a.get("state") == "present"]
+        if photos and self.rng.random() < 0.7:
+            return self.rng.choice(photos)["id"]
+        return os.path.join(self.lib, self.rng.choice(photos)["path"]) if photos else os.path.join(ROOT, "test-data/photos/kite.jpg")
+
+    def tracker_findings(self):
+        """What is wrong in Tracker/tracker.json as read from disk: references, photo files, their bytes."""
+        path = os.path.join(self.lib, "Tracker", "tracker.json")
+        if not os.path.exists(path):
+            return []
+        try:
+            with open(path, "rb") as f:
+                d = json.loads(f.read())
+        except ValueError as e:
+            return [f"Tracker/tracker.json is not JSON: {e}"]
+        out = []
+        projects = {p["id"] for p in d["projects"]}
+        recipes = {r["id"] for r in d["recipes"]}
+        for m in d["miniatures"]:
+            if m["project_id"] not in projects:
+                out.append(f"miniature {m['id']} without its project")
+            if any(r not in recipes for r in m["recipe_ids"]):
+                out.append(f"miniature {m['id']} links a missing recipe")
+            if m["photo_ids"] != [p["id"] for p in d["photos"] if p["mini_id"] == m["id"]]:
+                out.append(f"miniature {m['id']}'s photo_ids differ from its photos")
+        minis = {m["id"] for m in d["miniatures"]}
+        for p in d["photos"]:
+            file = os.path.join(self.lib, p["file"])
+            if p["mini_id"] not in minis:
+                out.append(f"photo {p['id']} without its miniature")
+            if not os.path.isfile(file):
+                out.append(f"photo {p['id']}: {p['file']} is missing")
+            elif self.sha(file) != p["sha256"]:
+                out.append(f"photo {p['id']}: {p['file']} is not the bytes recorded")
+        return out
+
+    def op_tracker(self, run):
+        """A tracker command: project/mini/recipe add, progress update, recipe link, photo add (an
+        asset by id or a file by path), photo/mini/project/recipe rm (cascades delete photo files)."""
+        t = self.run("tracker", "mini", "list", "--json", check=False)
+        if t.returncode != 0:
+            return None  # counted by check() as tracker_damaged
+        minis = json.loads(t.stdout or "[]")
+        projects = self.json("tracker", "project", "list")
+        recipes = self.json("tracker", "recipe", "list")
+        photos = [p for m in minis for p in m["photo_ids"]]
+        choices = ["project add", "recipe add"] + (["mini add"] * 2 if projects else []) + (["project rm"] if projects else [])
+        if minis:
+            choices += ["photo add"] * 4 + ["mini update", "mini rm"] + (["recipe link"] if recipes else [])
+        if photos:
+            choices += ["photo rm"] * 2
+        if recipes:
+            choices += ["recipe rm"]
+        what = self.rng.choice(choices)
+        pick = lambda xs: self.rng.choice(xs)["id"]
+        argv = {"project add": lambda: ["project", "add", "--game-system", self.rng.choice(["aos", "40k", "hh"]), "--army", f"Army {run}"],
+                "recipe add": lambda: ["recipe", "add", "--name", f"Recipe {run}", "--step", "Prime", "--paint", "Nuln Oil"],
+                "mini add": lambda: ["mini", "add", pick(projects), "--name", f"Mini {run}", "--type", "troop"],
+                "project rm": lambda: ["project", "rm", pick(projects)],
+                "photo add": lambda: ["photo", "add", pick(minis), self.tracker_source()],
+                "mini update": lambda: ["mini", "update", pick(minis), "--progress", self.rng.choice(["primed", "completed"])],
+                "mini rm": lambda: ["mini", "rm", pick(minis)],
+                "recipe link": lambda: ["recipe", "link", pick(recipes), pick(minis)],
+                "photo rm": lambda: ["photo", "rm", self.rng.choice(photos)],
+                "recipe rm": lambda: ["recipe", "rm", pick(recipes)]}[what]()
+        return f"tracker {what}", ["tracker", *argv], None, None
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""
@@ -958,7 +1042,8 @@ class Harness:
                 plan = {"trash": self.op_trash, "restore": self.op_restore, "purge": self.op_purge,
                         "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run),
                         "analyze": self.op_analyze, "people": self.op_people,
-                        "curate": lambda: self.op_curate(run), "tidy": lambda: self.op_tidy(run)}[op]()
+                        "curate": lambda: self.op_curate(run), "tidy": lambda: self.op_tidy(run),
+                        "tracker": lambda: self.op_tracker(run)}[op]()
                 if plan:
                     break
             if plan is None:

@@ -14,48 +14,10 @@ enum ShareFolder {
     /// DIR opened: made when missing (its parent must exist), refused inside the library (the
     /// shared files would be indexed as new photos, duplicates of their originals).
     static func open(_ path: String, library: Library) throws -> (fd: Int32, path: String) {
-        // Not even made inside the library: its parent is checked before anything is created.
-        let parent = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: path), let real = realpath(parent, nil) {
-            defer { free(real) }
-            try refuseInside(String(cString: real), path, library)
-        }
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            let e = errno
-            if e == ENOENT { throw ShoeboxError(.notFound, "cannot make the folder \(path): the folder that would hold it does not exist") }
-            throw failure(path, e)
-        }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            if e == ENOTDIR { throw ShoeboxError(.invalidArgument, "\(path) is not a folder") }
-            throw failure(path, e)
-        }
-        if let real = realPath(fd) {
-            do { try refuseInside(real, path, library) } catch {
-                close(fd)
-                throw error
-            }
-        }
+        let fd = try OutsideFolder.open(path, library: library, inside: {
+            ShoeboxError(.invalidArgument, "\($0) is inside the library: shared files there would be indexed as copies of their originals; share to a folder outside \(library.root.path)")
+        }, failure: failure)
         return (fd, path)
-    }
-
-    /// Throws when the folder whose real path is `real` is the library or inside it.
-    static func refuseInside(_ real: String, _ path: String, _ library: Library) throws {
-        guard let root = realpath(library.root.path, nil) else { return }
-        let rootPath = String(cString: root)
-        free(root)
-        if real == rootPath || real.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") {
-            throw ShoeboxError(.invalidArgument, "\(path) is inside the library: shared files there would be indexed as copies of their originals; share to a folder outside \(library.root.path)")
-        }
-    }
-
-    /// The folder's path with every link resolved, from its descriptor.
-    static func realPath(_ fd: Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func failure(_ path: String, _ e: Int32) -> ShoeboxError {

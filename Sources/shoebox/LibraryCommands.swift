@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoLibrary
+import Tracker
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -131,7 +132,9 @@ struct Doctor: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let library = try options.open()
-            let report = try library.doctor()
+            var report = try library.doctor()
+            // Feature modules' findings (PhotoLibrary cannot depend on them).
+            report.checks += TrackerDoctor.findings(library)
             if output.json {
                 try output.print(DoctorReportJSON(report))
             } else {

@@ -17,7 +17,7 @@ struct Shoebox: ParsableCommand {
         version: "0.1.0",
         subcommands: [Init.self, Scan.self, Watch.self, List.self, Show.self, Trash.self, Restore.self, Album.self,
                       Rebuild.self, Doctor.self, Analyze.self, PeopleCommand.self, Cache.self, Curate.self,
-                      TidyCommand.self]
+                      TidyCommand.self, TrackerCommand.self]
     )
 
     /// `shoebox --library PATH COMMAND …` is the documented spelling; ArgumentParser wants a
@@ -57,8 +57,8 @@ struct Shoebox: ParsableCommand {
             } else if words.isEmpty, !first.hasPrefix("-") {
                 words.append(first)
                 rest = rest.dropFirst()
-            } else if let group = words.last.flatMap({ Self.nestedCommands[$0] }), words.count == 1, group.contains(first) {
-                // Nested commands (`trash list`, `album create`) keep their words together.
+            } else if let group = Self.nestedCommands[words.joined(separator: " ")], group.contains(first) {
+                // Nested commands (`trash list`, `album create`, `tracker mini add`) keep their words together.
                 words.append(first)
                 rest = rest.dropFirst()
             } else {
@@ -77,6 +77,11 @@ struct Shoebox: ParsableCommand {
         "cache": ["clear", "thumbnail"],
         "curate": ["add", "list", "select", "deselect", "top", "remove", "share", "album", "clear"],
         "tidy": ["status", "next", "keep", "delete", "maybe", "undo", "filter", "similar", "trash", "unmark", "empty", "maybes", "list"],
+        "tracker": ["project", "mini", "recipe", "photo", "export"],
+        "tracker project": ["add", "list", "show", "update", "rm"],
+        "tracker mini": ["add", "list", "show", "update", "rm"],
+        "tracker recipe": ["add", "list", "show", "update", "rm", "link", "unlink"],
+        "tracker photo": ["add", "list", "rm"],
     ]
 }
 

@@ -11,11 +11,13 @@ import Glibc
 public enum OwnedPaths {
     /// Folders that must be real folders when present.
     static let folders = [".shoebox", ".shoebox/sidecars", ".shoebox/invalid-sidecars", ".shoebox/albums", "Albums",
-                          "Recently Deleted", "Recently Deleted/files", "Recently Deleted/info"]
+                          "Recently Deleted", "Recently Deleted/files", "Recently Deleted/info",
+                          "Tracker", "Tracker/photos"]
     /// Files that must be regular files when present.
     static let files = [".shoebox/lock", ".shoebox/index.sqlite", ".shoebox/index.sqlite-wal",
                         ".shoebox/index.sqlite-shm", ".shoebox/journal.json", ".shoebox/purge.log",
-                        ".shoebox/config.toml", ".shoebox/curation.json"]
+                        ".shoebox/config.toml", ".shoebox/curation.json",
+                        "Tracker/tracker.json"]
 
     /// One line per owned path that is not what it should be (empty when all are right).
     public static func problems(in library: Library) -> [String] {

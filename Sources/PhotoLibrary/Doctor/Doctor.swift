@@ -10,6 +10,14 @@ public struct DoctorReport: Sendable {
         public var detail: String
         /// A command that fixes it, when there is one.
         public var fix: String?
+
+        /// For a feature module's own findings, which the CLI adds to the report.
+        public init(name: String, status: Status, detail: String, fix: String?) {
+            self.name = name
+            self.status = status
+            self.detail = detail
+            self.fix = fix
+        }
     }
     public var checks: [Check] = []
     public var healthy: Bool { !checks.contains { $0.status == .problem } }

@@ -1,0 +1,111 @@
+import Foundation
+import PhotoLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the tracker lives: `Tracker/tracker.json` (`TrackerFile`) and the copies in
+/// `Tracker/photos/`, read and written only through the library's confined files — no link
+/// followed at `Tracker/`, `Tracker/photos/` or the file itself — and replaced whole
+/// (`AtomicFile`: temporary, flush, rename; a kill or a full disk leaves the old file or the new one).
+public struct TrackerStore: Sendable {
+    public static let path = LibraryLayout.trackerFolder + "/tracker.json"
+    /// Far more than 100,000 miniatures take: a bigger file is not one Shoebox wrote.
+    static let limit = 64 << 20
+
+    /// What a load found.
+    public struct Loaded: Sendable {
+        public var data: TrackerData
+        /// The `schema_version` the file had (the current one when there was no file).
+        public var version: Int
+        /// Integrity findings (`TrackerIntegrity`), and photos whose file is missing.
+        public var problems: [String]
+        /// Whether the next save changes the file's form (a migration or a repair) even without a change.
+        public var needsSave: Bool
+    }
+
+    let library: Library
+    public init(library: Library) { self.library = library }
+
+    /// The tracker on disk (empty when there is none yet), checked for integrity.
+    public func load() throws -> Loaded {
+        let empty = Loaded(data: TrackerData(), version: TrackerFile.currentVersion, problems: [], needsSave: false)
+        // No `Tracker/` yet: an empty tracker (a link there is found by the read below).
+        if try library.files.lstat(LibraryLayout.trackerFolder) == nil { return empty }
+        let bytes: Data?
+        do {
+            bytes = try library.files.contents(of: Self.path, limit: Self.limit)
+        } catch let e as ShoeboxError where e.code == .io {
+            if e.message.contains(String(cString: strerror(EACCES))) {
+                throw ShoeboxError(.unreadable, "\(Self.path) cannot be read (permission denied); `ls -l \(library.root.path)/\(Self.path)` shows its owner and mode, `chmod u+rw` on it (and `u+rwx` on Tracker/) fixes it")
+            }
+            throw TrackerError.damaged(e.message.replacingOccurrences(of: library.root.path + "/", with: ""))
+        }
+        guard let bytes else { return empty }
+        let (data, version) = try TrackerFile.decode(bytes)
+        let checked = TrackerIntegrity.check(data)
+        // One listing of Tracker/photos/ rather than a lookup per photo (a store of thousands).
+        var present = Set<String>()
+        _ = try? library.files.forEachEntry(in: TrackerIntegrity.photosFolder) { entry, _ in
+            if let name = entry.name { present.insert(TrackerIntegrity.photosFolder + "/" + name) }
+        }
+        let missing = checked.data.photos.filter { TrackerIntegrity.isPhotoFile($0.file) && !present.contains($0.file) }
+        let problems = checked.problems + missing.map { "the photo \($0.id)'s file \($0.file) is missing; `shoebox tracker photo rm \($0.id)` removes the record" }
+        return Loaded(data: checked.data, version: version, problems: problems,
+                      needsSave: checked.repaired || version != TrackerFile.currentVersion)
+    }
+
+    /// Replaces the file whole with `data`. A failure (disk full, permission) is one line and
+    /// leaves the previous file as it was.
+    public func save(_ data: TrackerData) throws {
+        do {
+            if let e = TrackerFaults.injected(.store) { throw ShoeboxError(.io, "cannot write \(library.root.path)/\(Self.path): \(String(cString: strerror(e)))") }
+            try library.files.writeAtomically(TrackerFile.encode(data), to: Self.path)
+        } catch let e as ShoeboxError {
+            throw Self.explained(e, writing: Self.path, library: library)
+        }
+    }
+
+    /// A failed write said so that a user knows what to do: a full disk and a permission
+    /// problem get their own words; nothing was changed in either case.
+    static func explained(_ e: ShoeboxError, writing path: String, library: Library) -> ShoeboxError {
+        if e.message.contains(String(cString: strerror(ENOSPC))) || e.message.contains(String(cString: strerror(EDQUOT))) {
+            return ShoeboxError(.noSpace, "the disk holding \(library.root.path) is full: \(path) was not changed; free some space and try again")
+        }
+        if e.message.contains(String(cString: strerror(EACCES))) || e.message.contains(String(cString: strerror(EPERM)))
+            || e.message.contains(String(cString: strerror(EROFS))) {
+            return ShoeboxError(.readOnly, "\(path) cannot be written (\(e.message.components(separatedBy: ": ").last ?? "permission denied")): nothing was changed; make \(library.root.path)/\(LibraryLayout.trackerFolder) writable (`ls -ld` shows its owner and mode)")
+        }
+        return e
+    }
+
+    /// Under the writer lock, before a change: the temporaries a killed tracker write left
+    /// (`.NAME.PID.RANDOM.tmp` of a dead writer) and the photo copies no record names (a kill
+    /// between a copy and the save that records it, or between a removal's save and the file's
+    /// deletion) are deleted. Only names the tracker gives its copies are considered.
+    func removeLeftovers(keeping data: TrackerData) {
+        let named = Set(data.photos.map(\.file))
+        _ = try? library.files.withFolder(LibraryLayout.trackerFolder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
+        var stale: [String] = []
+        _ = try? library.files.forEachEntry(in: TrackerIntegrity.photosFolder) { entry, folder in
+            guard let name = entry.name else { return }
+            if TrackerIntegrity.isTrackerPhotoName(name), !named.contains(TrackerIntegrity.photosFolder + "/" + name) { stale.append(name) }
+        }
+        _ = try? library.files.withFolder(TrackerIntegrity.photosFolder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
+        try? library.files.removeFiles(stale, inFolder: TrackerIntegrity.photosFolder)
+    }
+}
+
+/// Failures injected by the tests (`$SHOEBOX_TRACKER_TEST_FAIL`, e.g. `store:ENOSPC` or
+/// `photo:EACCES`): the one way to make a write fail where no small disk can be mounted (not
+/// root) or where root ignores permissions. The error then takes the real error's path.
+enum TrackerFaults {
+    enum Site: String { case store, photo }
+
+    static func injected(_ site: Site, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32? {
+        guard let spec = environment["SHOEBOX_TRACKER_TEST_FAIL"] else { return nil }
+        let parts = spec.split(separator: ":")
+        guard parts.count == 2, parts[0] == site.rawValue else { return nil }
+        return ["ENOSPC": ENOSPC, "EACCES": EACCES, "EIO": EIO][String(parts[1])]
+    }
+}
