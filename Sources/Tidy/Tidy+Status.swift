@@ -86,3 +86,13 @@ extension Tidy {
         return out
     }
 }
+
+extension Tidy {
+    /// Present assets the analysis has not seen in their present content (no perceptual hash,
+    /// no score yet): their look and their quality cannot group or rank them.
+    public func unanalysedCount() throws -> Int {
+        var q = AssetQuery()
+        q.needsAnalysis = (true, AssetAnalysis.currentVersion)
+        return try index.count(q)
+    }
+}

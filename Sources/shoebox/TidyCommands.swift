@@ -56,6 +56,12 @@ struct TidyContext {
 // MARK: Printing
 
 enum TidyText {
+    /// Says when part of the library is not analysed yet (nothing to say otherwise).
+    static func analysisHint(_ tidy: Tidy) {
+        guard let n = try? tidy.unanalysedCount(), n > 0 else { return }
+        Terminal.message("\(plural(n, "photo")) not analysed yet: near-identical copies and the best of each group need their look and score — `shoebox analyze` (or a running `watch`), then `shoebox tidy filter all`.")
+    }
+
     static func number(_ n: Int) -> String {
         let digits = Array(String(n))
         var out = ""
@@ -126,6 +132,7 @@ struct TidyStatusCommand: ParsableCommand {
             let status = try c.tidy.status(&session, countingUnreviewed: true)
             try c.savingPosition(session, before)
             if output.json { return try output.print(TidyStatusJSON(status)) }
+            TidyText.analysisHint(c.tidy)
             Terminal.out("Session \(status.filter): \(TidyText.number(status.position)) of \(TidyText.number(status.total)) reviewed"
                 + " — marked for deletion \(TidyText.number(status.marked)), maybe \(TidyText.number(status.maybe)),"
                 + " reviewed this session \(TidyText.number(status.reviewed)).")

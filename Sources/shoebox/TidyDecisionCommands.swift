@@ -137,7 +137,7 @@ struct TidyFilterCommand: ParsableCommand {
             if output.json { return try output.print(TidyStatusJSON(status)) }
             Terminal.message("New session (\(status.filter)): \(TidyText.plural(status.total, "photo")) to review"
                 + (status.items < status.total ? " in \(TidyText.number(status.items)) items (similar shots come together)" : "") + ".")
-            if status.total == 0 { Terminal.message(emptyMessage(status)) }
+            if status.total == 0 { Terminal.message(emptyMessage(status)) } else { TidyText.analysisHint(c.tidy) }
         }
     }
 
