@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Curation", targets: ["Curation"]),
+        .library(name: "Memories", targets: ["Memories"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -128,9 +129,13 @@ let package = Package(
         // `add` waits for scores in the CLI (as `analyze --wait`), so it needs no pixels itself.
         .target(name: "Curation", dependencies: ["PhotoLibrary", "CSystem"]),
 
+        // Memories (brief 003): sources (years, places, people), seeded selection, face-aware
+        // 2×3 collages from previews or originals, saved into Collages/ or written outside.
+        .target(name: "Memories", dependencies: ["PhotoLibrary", "Imaging", "Metadata"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Memories",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -151,6 +156,8 @@ let package = Package(
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
         // `curate` through the built binary; scores given in-process through the library's writer.
         .testTarget(name: "CurationTests", dependencies: ["shoebox", "Curation", "PhotoLibrary", "TestSupport"]),
+        // `memories` through the built binary on an analysed roll; the pure selection and crop rules in-process.
+        .testTarget(name: "MemoriesTests", dependencies: ["shoebox", "Memories", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],
