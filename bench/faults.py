@@ -10,7 +10,8 @@ of each there are, and the ids each content has. Then, N times:
   - one operation, picked at random (weighted): trash 1–5 assets; restore 1–3; purge with
     SHOEBOX_NOW far ahead (everything in the trash has expired: its originals may legitimately go);
     album create/add/order/remove/delete; curate add (its analysis), select/top/remove (the list
-    file), share --to a folder outside the library (links or copies) and album; scan after the
+    file), share --to a folder outside the library (links or copies) and album; memories collage
+    --save (a new JPEG in Collages/, indexed); scan after the
     harness moved files between folders;
     watch while the harness drags files into and out of Recently Deleted/files/ by hand, creates
     and renames files;
@@ -34,7 +35,9 @@ of each there are, and the ids each content has. Then, N times:
       `curate list` reads the curation list (old or new, never damaged: curation_damaged), and
       every file `curate share` left in its folder under a name (not a hidden temporary) holds
       the bytes of an original whole (share_partial);
-      and each original on disk is one asset (present or trashed).
+      and each original on disk is one asset (present or trashed);
+      every collage `memories --save` left in Collages/ under a name is a whole JPEG (collage_partial;
+      it is then an original like the others, and must be indexed).
       and no temporary of a whole-file write (`.NAME.PID.RANDOM.tmp`) is left: a kill leaves them,
       the next start deletes those whose writer is dead (stray_temporaries).
     A problem that persists is counted once (shown again as "still").
@@ -56,13 +59,13 @@ NOT_ORIGINALS = ("Albums", ".shoebox")          # top-level folders that never h
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
 WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
-           "curate": 12}
+           "curate": 12, "memories": 6}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
-         "curation_damaged", "share_partial")
+         "curation_damaged", "share_partial", "collage_partial")
 # Reported, but not violations (exit status 0): none at present.
 NOTES = ()
 
@@ -371,6 +374,9 @@ class Harness:
             measure("curate", "curate", "share", "--to", os.path.join(self.work, "shared", f"calibration {round}"))
             measure("curate", "curate", "album")
             measure("curate", "curate", "remove")
+            years = [y for y in self.json("memories", "sources").get("years", []) if y["count"] >= 6]
+            if years:
+                measure("memories", "memories", "collage", "--year", str(years[0]["year"]), "--save")
             a = self.rng.choice(self.assets)
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
@@ -448,6 +454,9 @@ class Harness:
         self.trash_items = items
         disk = self.census()
 
+        # 0. Collages `memories --save` made are new originals, once whole.
+        self.adopt_collages(bad)
+
         # 1. Every original, as many times as it had copies, byte-identical.
         for sha in sorted(set(self.expected) | (set(disk) & set(self.ids))):
             want, have = self.expected.get(sha, 0), len(disk.get(sha, []))
@@ -512,7 +521,7 @@ class Harness:
         # 7. No temporary of a whole-file write left behind: the next start removes those of dead writers.
         thumbs = os.path.join(self.lib, ".shoebox/thumbs")
         shards = [".shoebox/thumbs/" + x for x in sorted(os.listdir(thumbs))] if os.path.isdir(thumbs) else []
-        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info", *shards):
+        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info", "Collages", *shards):
             folder = os.path.join(self.lib, d)
             for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
                 if is_temporary(n):
@@ -634,6 +643,35 @@ class Harness:
         to = os.path.join(self.work, "shared", str(run))
         copy = ["--copy"] if self.rng.random() < 0.5 else []
         return f"curate share{' --copy' if copy else ''}", ["curate", "share", "--to", to, *copy], None, None
+
+    def op_memories(self):
+        """A collage saved into Collages/ (written under a hidden temporary, renamed without
+        replacing, then indexed) of the year with the most photos."""
+        sources = self.json("memories", "sources")
+        years = [y for y in (sources or {}).get("years", []) if y["count"] >= 6]
+        if not years or "memories" not in self.durations:
+            return None
+        year = str(max(years, key=lambda y: y["count"])["year"])
+        seed = str(self.rng.randint(1, 1000))
+        return f"memories collage --year {year} --save", ["memories", "collage", "--year", year, "--seed", seed, "--save"], None, None
+
+    def adopt_collages(self, bad):
+        """Collages/ files not seen before: each must be a whole JPEG (a kill leaves a hidden
+        temporary or nothing, never half a file under a name); then it is an original like any other."""
+        folder = os.path.join(self.lib, "Collages")
+        for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            path = os.path.join(folder, n)
+            if n.startswith(".") or not os.path.isfile(path) or os.path.islink(path):
+                continue
+            sha = self.sha(path)
+            if sha in self.ids:
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            if not (data[:2] == b"\xff\xd8" and data.rstrip(b"\0")[-2:] == b"\xff\xd9"):
+                bad("collage_partial", 1, f"Collages/{n} is not a whole JPEG ({len(data)} bytes)", ("collage", n))
+            self.ids[sha] = set()
+            self.expected[sha] = self.expected.get(sha, 0) + 1
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""
@@ -910,7 +948,7 @@ class Harness:
                 plan = {"trash": self.op_trash, "restore": self.op_restore, "purge": self.op_purge,
                         "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run),
                         "analyze": self.op_analyze, "people": self.op_people,
-                        "curate": lambda: self.op_curate(run)}[op]()
+                        "curate": lambda: self.op_curate(run), "memories": self.op_memories}[op]()
                 if plan:
                     break
             if plan is None:

@@ -7,8 +7,8 @@ import Foundation
 /// over the time range: the range cut into `count` equal spans, taken in rounds, one photo per
 /// span and round → 6. best first, and the photos after the first `count` kept as spares for
 /// files that fail to decode.
-/// When too few pass a filter, the best of those it removed come back (and a note says so):
-/// a collage of six slightly weaker photos beats no collage.
+/// When too few pass a rule, photos that break it fill the collage after every photo that
+/// keeps it (and a note says so): a collage of six slightly weaker photos beats no collage.
 ///
 /// The seed reshuffles: inside a span, photos are drawn by weighted sampling without
 /// replacement (Efraimidis–Spirakis keys u^(1/w), w = e^(score / temperature)), u from
@@ -54,34 +54,33 @@ public struct CollagePicker: Sendable {
 
     /// The choice among `candidates`; `subject` names them in notes ("Ana", "2019").
     public func choose(_ candidates: [Candidate], subject: String) -> Choice {
-        let wanted = count + spares
         var notes: [String] = []
-        var pool = candidates.sorted(by: Self.better)
-        let scored = pool.filter { ($0.score ?? -.infinity) > threshold }
+        // Each rule a photo breaks puts it one tier back: a tier is drawn from only when the
+        // ones before it cannot fill the collage and its spares.
+        var tier = [String: Int]()
+        let scored = candidates.filter { ($0.score ?? -.infinity) > threshold }
         if scored.count < count {
             notes.append("only \(scored.count) photo\(scored.count == 1 ? "" : "s") of \(subject) score\(scored.count == 1 ? "s" : "") above \(threshold) (`shoebox analyze` scores them): lower-scored ones fill the collage")
         }
-        pool = Self.keep(scored, orBestOf: pool, upTo: wanted)
-        if pool.contains(where: { $0.faceArea != nil }) {
-            let large = pool.filter { ($0.faceArea ?? 0) > minFaceArea }
+        for c in candidates where (c.score ?? -.infinity) <= threshold { tier[c.id, default: 0] += 1 }
+        if candidates.contains(where: { $0.faceArea != nil }) {
+            let large = candidates.filter { ($0.faceArea ?? 0) > minFaceArea }
             if large.count < count {
                 notes.append("only \(large.count) photo\(large.count == 1 ? "" : "s") show \(subject)'s face larger than \(Int(minFaceArea * 100)) % of the frame: smaller faces fill the collage")
             }
-            pool = Self.keep(large, orBestOf: pool.sorted { ($0.faceArea ?? 0, $1.id) > ($1.faceArea ?? 0, $0.id) }, upTo: wanted)
+            for c in candidates where (c.faceArea ?? 0) <= minFaceArea { tier[c.id, default: 0] += 1 }
         }
+        // One photo per burst or near-duplicate group: the best; the others are repeats.
         var seen = Set<String>()
-        let distinct = pool.filter { $0.group.map { seen.insert($0).inserted } ?? true }
-        pool = Self.keep(distinct, orBestOf: pool, upTo: wanted)
-        let taken = spread(pool, upTo: wanted)
+        for c in candidates.sorted(by: Self.better) {
+            if let g = c.group, !seen.insert(g).inserted { tier[c.id, default: 0] += 1 }
+        }
+        var taken: [Candidate] = []
+        for t in 0...3 where taken.count < count + spares {
+            taken += spread(candidates.filter { tier[$0.id, default: 0] == t }, upTo: count + spares - taken.count)
+        }
         let picks = Array(taken.prefix(count)).sorted(by: Self.better)
         return Choice(picks: picks, spares: Array(taken.dropFirst(count)).sorted(by: Self.better), notes: notes)
-    }
-
-    /// `passed`, topped up from the rest of `ranked` (in its order) to `upTo` when shorter.
-    static func keep(_ passed: [Candidate], orBestOf ranked: [Candidate], upTo: Int) -> [Candidate] {
-        guard passed.count < upTo else { return passed }
-        let ids = Set(passed.map(\.id))
-        return passed + ranked.filter { !ids.contains($0.id) }.prefix(upTo - passed.count)
     }
 
     /// Up to `upTo` photos in the order taken: rounds over the time spans, each round taking

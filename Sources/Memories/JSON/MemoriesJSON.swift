@@ -34,12 +34,13 @@ public struct MemorySourcesJSON: PublicJSONShape, Sendable {
 }
 
 /// `memories collage --json`. Public contract: `{"seed", "path", "asset_id", "source", "range",
-/// "cells": [{"asset_id", "path", "crop": {x, y, w, h}, "cell": {x, y, w, h}}], "notes"}`:
+/// "cells": [{"asset_id", "path", "crop": {x, y, w, h}, "cell": {x, y, w, h}, "pixels"}], "notes"}`:
 /// `path` the file written (`-o`'s as given, absolute; with `--save` relative to the library)
 /// or null when neither was asked; `asset_id` the saved collage's id (null without `--save`);
 /// `source` `{"year": 2019}`, `{"place": "Lisbon"}` or `{"person": "Ana"}` as asked; cells
 /// best first, row by row; `crop` normalised to the upright source photo (x/y its top-left
-/// corner), `cell` in collage pixels; `notes` what the selection relaxed or which files a spare
+/// corner), `cell` in collage pixels, `pixels` `preview` (the analysis pipeline's cached
+/// 1024-px preview was large enough) or `original` (the file decoded); `notes` what the selection relaxed or which files a spare
 /// replaced (also on stderr).
 public struct CollageJSON: PublicJSONShape, Sendable {
     struct Rect: Encodable, Sendable { var x, y, w, h: Double }
@@ -49,6 +50,7 @@ public struct CollageJSON: PublicJSONShape, Sendable {
         var path: String
         var crop: Rect
         var cell: PixelBox
+        var pixels: String
     }
     var seed: UInt64
     var path: String?
@@ -72,7 +74,8 @@ public struct CollageJSON: PublicJSONShape, Sendable {
             let r = cell.crop
             return Cell(asset_id: cell.asset.id.rawValue, path: cell.asset.path,
                         crop: Rect(x: Self.round(r.x), y: Self.round(r.y), w: Self.round(r.w), h: Self.round(r.h)),
-                        cell: PixelBox(x: cell.rect.x, y: cell.rect.y, w: cell.rect.width, h: cell.rect.height))
+                        cell: PixelBox(x: cell.rect.x, y: cell.rect.y, w: cell.rect.width, h: cell.rect.height),
+                        pixels: cell.fromPreview ? "preview" : "original")
         }
         notes = c.notes
     }
