@@ -121,6 +121,8 @@ class Harness:
         self.failed_runs = 0
         self.reported = set()       # (counter, key) of problems the last check found
         self.made = 0               # files the harness created (unique content)
+        self.collages = set()       # Collages/ names already adopted as originals
+        self.collage_shas = set()   # their contents: a collage saved twice (same seed) is a duplicate with its own id
         self.assets = []            # present assets (list --json), as of the last check
         self.trash_items = []       # trash list --json, as of the last check
         self.jpegs = []             # JPEG originals of the roll: sources of new files
@@ -507,6 +509,8 @@ class Harness:
                 self.ids[sha] = {id_}
             elif not known:
                 known.add(id_)  # first sight of a file the harness made
+            elif id_ not in known and sha in self.collage_shas:
+                known.add(id_)  # a collage saved again with the same seed: a copy, with its own id
             elif id_ not in known:
                 bad("id_changes", 1, f"{path} ({state}) has a new id {id_} for content {sha[:12]} (had {sorted(known)})")
                 known.add(id_)
@@ -663,9 +667,16 @@ class Harness:
             path = os.path.join(folder, n)
             if n.startswith(".") or not os.path.isfile(path) or os.path.islink(path):
                 continue
-            sha = self.sha(path)
-            if sha in self.ids:
+            if n in self.collages:
                 continue
+            self.collages.add(n)
+            sha = self.sha(path)
+            if sha in self.ids and sha not in self.collage_shas:
+                continue  # an original the harness moved in here
+            if sha in self.collage_shas:  # the same collage again: byte-identical, an asset of its own
+                self.expected[sha] = self.expected.get(sha, 0) + 1
+                continue
+            self.collage_shas.add(sha)
             with open(path, "rb") as f:
                 data = f.read()
             if not (data[:2] == b"\xff\xd8" and data.rstrip(b"\0")[-2:] == b"\xff\xd9"):

@@ -45,7 +45,7 @@ public struct Memories: Sendable {
         picker.count = layout.count
         let choice = picker.choose(photos.map { p in
             CollagePicker.Candidate(id: p.asset.id.rawValue, time: p.time, score: p.asset.score, faceArea: p.personFaceArea,
-                                    group: p.asset.similarGroup)
+                                    group: p.asset.similarGroup, lesserFrame: (p.asset.analysis?.score?.burst?.rank ?? 1) > 1)
         }, subject: source.label)
         guard choice.picks.count == layout.count else {
             throw MemoriesError.tooFew(source, range, have: choice.picks.count, need: layout.count)

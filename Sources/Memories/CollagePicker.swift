@@ -22,10 +22,13 @@ public struct CollagePicker: Sendable {
         public var score: Double?
         /// The person's face as a share of the image area; nil when not a person's memory.
         public var faceArea: Double?
-        /// Photos of one burst or near-duplicate group share it: one of them is enough.
+        /// Photos of one near-duplicate group share it: one of them is enough.
         public var group: String?
-        public init(id: String, time: Double?, score: Double?, faceArea: Double? = nil, group: String? = nil) {
+        /// A frame of a burst that a better frame of it outranks (the analysis's burst rank > 1).
+        public var lesserFrame: Bool
+        public init(id: String, time: Double?, score: Double?, faceArea: Double? = nil, group: String? = nil, lesserFrame: Bool = false) {
             self.id = id; self.time = time; self.score = score; self.faceArea = faceArea; self.group = group
+            self.lesserFrame = lesserFrame
         }
     }
 
@@ -73,7 +76,7 @@ public struct CollagePicker: Sendable {
         // One photo per burst or near-duplicate group: the best; the others are repeats.
         var seen = Set<String>()
         for c in candidates.sorted(by: Self.better) {
-            if let g = c.group, !seen.insert(g).inserted { tier[c.id, default: 0] += 1 }
+            if c.lesserFrame || (c.group.map { !seen.insert($0).inserted } ?? false) { tier[c.id, default: 0] += 1 }
         }
         var taken: [Candidate] = []
         for t in 0...3 where taken.count < count + spares {

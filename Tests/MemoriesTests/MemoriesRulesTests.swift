@@ -68,6 +68,12 @@ import TestSupport
         let pool = (0..<12).map { C(id: "b\($0)", time: Double($0), score: 0.5 + Double($0) / 100, group: $0 < 6 ? "burst" : nil) }
         let choice = CollagePicker(seed: 2).choose(pool, subject: "x")
         #expect(choice.picks.filter { $0.group == "burst" }.count == 1)
+        // A burst the analysis ranked: only its best frame, even when a lesser frame scores higher.
+        let ranked = (0..<12).map { (i: Int) -> C in
+            C(id: "f\(i)", time: Double(i), score: 0.5 + Double(i) / 100, lesserFrame: i < 6 && i != 2)
+        }
+        let picks = CollagePicker(seed: 2).choose(ranked, subject: "x").picks.map(\.id)
+        #expect(!picks.contains { ["f0", "f1", "f3", "f4", "f5"].contains($0) } && picks.count == 6, "\(picks)")
     }
 
     // MARK: Crops
