@@ -121,8 +121,8 @@ class Harness:
         self.failed_runs = 0
         self.reported = set()       # (counter, key) of problems the last check found
         self.made = 0               # files the harness created (unique content)
-        self.collages = set()       # Collages/ names already adopted as originals
-        self.collage_shas = set()   # their contents: a collage saved twice (same seed) is a duplicate with its own id
+        self.inodes = set()         # inodes of the library's files at the last check (new ones in Collages/ are collages)
+        self.collage_shas = set()   # collages' contents: one saved twice (same seed) is a copy with its own id
         self.assets = []            # present assets (list --json), as of the last check
         self.trash_items = []       # trash list --json, as of the last check
         self.jpegs = []             # JPEG originals of the roll: sources of new files
@@ -660,29 +660,34 @@ class Harness:
         return f"memories collage --year {year} --save", ["memories", "collage", "--year", year, "--seed", seed, "--save"], None, None
 
     def adopt_collages(self, bad):
-        """Collages/ files not seen before: each must be a whole JPEG (a kill leaves a hidden
-        temporary or nothing, never half a file under a name); then it is an original like any other."""
+        """Files in Collages/ that `memories --save` made since the last check (an inode never seen
+        in the library: a file renamed or moved there keeps its own): each must be a whole JPEG (a
+        kill leaves a hidden temporary or nothing, never half a file under a name); then it is an
+        original like any other (a collage saved twice with one seed: a copy with its own id)."""
         folder = os.path.join(self.lib, "Collages")
         for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
             path = os.path.join(folder, n)
-            if n.startswith(".") or not os.path.isfile(path) or os.path.islink(path):
+            if n.startswith(".") or not os.path.isfile(path) or os.path.islink(path) or os.lstat(path).st_ino in self.inodes:
                 continue
-            if n in self.collages:
-                continue
-            self.collages.add(n)
             sha = self.sha(path)
             if sha in self.ids and sha not in self.collage_shas:
-                continue  # an original the harness moved in here
-            if sha in self.collage_shas:  # the same collage again: byte-identical, an asset of its own
-                self.expected[sha] = self.expected.get(sha, 0) + 1
-                continue
-            self.collage_shas.add(sha)
+                continue  # an original's bytes (a hard link would be another tool's doing)
             with open(path, "rb") as f:
                 data = f.read()
             if not (data[:2] == b"\xff\xd8" and data.rstrip(b"\0")[-2:] == b"\xff\xd9"):
                 bad("collage_partial", 1, f"Collages/{n} is not a whole JPEG ({len(data)} bytes)", ("collage", n))
-            self.ids[sha] = set()
+            self.ids.setdefault(sha, set())
+            self.collage_shas.add(sha)
             self.expected[sha] = self.expected.get(sha, 0) + 1
+        self.inodes = set()
+        for d, dirs, names in os.walk(self.lib):
+            if d == self.lib:
+                dirs[:] = [x for x in dirs if x not in NOT_ORIGINALS]
+            for n in names:
+                try:
+                    self.inodes.add(os.lstat(os.path.join(d, n)).st_ino)
+                except FileNotFoundError:
+                    continue
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""

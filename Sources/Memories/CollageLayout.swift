@@ -53,6 +53,7 @@ public enum CropPlanner {
     /// cell of `aspect` (width / height). With several faces, all are kept when they fit
     /// together, else the largest.
     public static func crop(width: Int, height: Int, faces: [FaceBox], aspect: Double) -> NormalizedRect {
+        guard width > 0, height > 0 else { return NormalizedRect(x: 0, y: 0, w: 1, h: 1) }
         let W = Double(width), H = Double(height)
         // The largest crop of the cell's shape, in pixels.
         let cw = min(W, H * aspect), ch = min(H, W / aspect)

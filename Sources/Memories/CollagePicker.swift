@@ -110,8 +110,7 @@ public struct CollagePicker: Sendable {
     func key(for c: Candidate) -> Double {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the id, mixed with the seed
         for b in c.id.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-        var rng = SplitMix64(seed: seed ^ h)
-        let u = (Double(rng.next() >> 11) + 1) / 9_007_199_254_740_993  // (0, 1]
+        let u = (Double(splitMix64(seed ^ h) >> 11) + 1) / 9_007_199_254_740_993  // (0, 1]
         let w = exp(((c.score ?? -1) - 1) / temperature)  // ≤ 1: never overflows
         return log(u) / w
     }
@@ -123,17 +122,13 @@ public struct CollagePicker: Sendable {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator whose sequence is the same on
-/// every machine, so a seed names one collage. Hand-written because the standard library's
-/// generators are seedless (SystemRandomNumberGenerator) and the sequence must never change.
-public struct SplitMix64: Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// One output of SplitMix64 (Steele, Lea, Flood 2014) seeded with `seed`: a fixed, well-mixed
+/// 64-bit function, so a seed names one collage on every machine. Written out because the
+/// standard library's generators are seedless (SystemRandomNumberGenerator) and this sequence
+/// must never change with a toolchain.
+func splitMix64(_ seed: UInt64) -> UInt64 {
+    var z = seed &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
 }

@@ -160,12 +160,29 @@ import TestSupport
         let again = try roll.collage(["--person", "Ana", "--save"], env: env)
         #expect(again["path"] as? String == "Collages/Ana 2026-11-22 10.15.03 (2).jpg")
         #expect(again["asset_id"] as? String != id)
+        // A link planted at the next name is neither followed nor replaced: the name after it is used.
+        let outside = try scratchFolder()
+        let victim = outside.appendingPathComponent("victim.jpg")
+        try Data("mine".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(at: roll.root.appendingPathComponent("Collages/Ana 2026-11-22 10.15.03 (3).jpg"),
+                                                   withDestinationURL: victim)
+        let third = try roll.collage(["--person", "Ana", "--save"], env: env)
+        #expect(third["path"] as? String == "Collages/Ana 2026-11-22 10.15.03 (4).jpg")
+        #expect(try Data(contentsOf: victim) == Data("mine".utf8))
+        try FileManager.default.removeItem(at: roll.root.appendingPathComponent("Collages/Ana 2026-11-22 10.15.03 (3).jpg"))
         // A scan finds nothing new (both are indexed); collages are not memories' photos.
         let scan = try roll.cli.run(["scan"])
         #expect((scan.stdout + scan.stderr).contains(" 0 added"), "\(scan.stdout)\(scan.stderr)")
         let sources = try roll.cli.json(["memories", "sources"]) as! [String: Any]
         let total = (sources["years"] as! [[String: Any]]).map { $0["count"] as! Int }.reduce(0, +)
         #expect(total == roll.eligible.count)
+        // Collages/ itself a link to another folder: refused, nothing written there.
+        let collages = roll.root.appendingPathComponent("Collages")
+        try FileManager.default.moveItem(at: collages, to: roll.root.deletingLastPathComponent().appendingPathComponent("moved-collages"))
+        try FileManager.default.createSymbolicLink(at: collages, withDestinationURL: outside)
+        let refused = try roll.cli.run(["memories", "collage", "--person", "Ana", "--save"], extraEnvironment: env)
+        #expect(refused.status == 1 && refused.stderrLines.last?.contains("Collages") == true, "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["victim.jpg"])
     }
 
     @Test func emptyStatesNameWhatIsMissing() throws {

@@ -83,17 +83,10 @@ func files(under root: URL) -> Set<String> {
     return out
 }
 
-/// Raw 8-bit RGB through ImageMagick: `arguments` applied to `file`, then written as `rgb:-`.
+/// Raw 8-bit RGB through ImageMagick: `arguments` applied to `file`, then written as `rgb:`.
 func magickRGB(_ file: String, _ arguments: [String]) throws -> [UInt8] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-    p.arguments = [file] + arguments + ["-depth", "8", "rgb:-"]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw Failure("convert \(file) \(arguments) failed") }
-    return [UInt8](data)
+    let raw = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-memories-\(UUID().uuidString).rgb")
+    defer { try? FileManager.default.removeItem(at: raw) }
+    try TestRoll.run("/usr/bin/convert", [file] + arguments + ["-depth", "8", "rgb:" + raw.path])
+    return [UInt8](try Data(contentsOf: raw))
 }
