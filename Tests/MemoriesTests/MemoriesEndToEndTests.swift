@@ -185,6 +185,26 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["victim.jpg"])
     }
 
+    /// A chosen photo whose file cannot be decoded gives its cell to a spare; the others stay.
+    @Test func aSpareStandsInForAFileThatFailsToDecode() throws {
+        let roll = try MemoryRoll.get().writableCopy()
+        let first = MemoryRoll.cells(try roll.collage(["--year", "2019", "--seed", "5"]))
+        // No previews (every cell from its original), and one original broken under its name.
+        #expect(try roll.cli.run(["cache", "clear"]).status == 0)
+        let broken = first[2].path
+        let url = roll.root.appendingPathComponent(broken)
+        try FileManager.default.removeItem(at: url)  // a hard link to the shared roll: never written through
+        try Data(repeating: 0x42, count: 5000).write(to: url)
+        let r = try roll.cli.run(["memories", "collage", "--year", "2019", "--seed", "5", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let second = MemoryRoll.cells(json)
+        #expect(second.count == 6 && !second.contains { $0.path == broken })
+        #expect(Set(first.map(\.id)).subtracting([first[2].id]).isSubset(of: Set(second.map(\.id))))
+        #expect(r.stderr.contains(broken) && (json["notes"] as? [String] ?? []).contains { $0.contains(broken) })
+        #expect((json["cells"] as! [[String: Any]]).allSatisfy { $0["pixels"] as? String == "original" })
+    }
+
     @Test func emptyStatesNameWhatIsMissing() throws {
         let roll = try MemoryRoll.get()
         for (args, text) in [(["--year", "1999"], "No photos from 1999"),
