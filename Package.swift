@@ -12,7 +12,6 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Curation", targets: ["Curation"]),
-        .library(name: "Memories", targets: ["Memories"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
