@@ -57,7 +57,9 @@ public struct CollageOutput {
         let url = URL(fileURLWithPath: path)
         var st = stat()
         if lstat(path, &st) == 0 {
-            let what = (st.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "a file"
+            let type = st.st_mode & S_IFMT
+            if type == S_IFDIR { throw ShoeboxError(.invalidArgument, "\(path) is a folder: -o takes a file name (e.g. \(path)/memory.jpg)") }
+            let what = type == S_IFLNK ? "a symbolic link" : "a file"
             throw ShoeboxError(.alreadyExists, "\(path) is \(what) already; nothing was replaced (choose another name)")
         }
         let folder = url.deletingLastPathComponent().path

@@ -240,6 +240,9 @@ import TestSupport
             #expect(r.status == 1 && r.stderrLines.count == 1 && r.stderr.contains(path), "\(r.stderr)")
         }
         #expect(try Data(contentsOf: target) == Data("mine".utf8))
+        // A folder is not a file name.
+        let folder = try roll.cli.run(["memories", "collage", "--year", "2019", "-o", out.path])
+        #expect(folder.status == 1 && folder.stderr.contains("is a folder"), "\(folder.stderr)")
         // Inside the library: --save is the way.
         let inside = try roll.cli.run(["memories", "collage", "--year", "2019", "-o", roll.root.appendingPathComponent("x.jpg").path])
         #expect(inside.status == 1 && inside.stderr.contains("--save"))

@@ -29,14 +29,28 @@ struct MemoryRoll: Sendable {
     var root: URL { made.root }
 
     /// A copy a test may write to: the originals hard-linked (same inode, size and date, so the
-    /// index still describes them), `.shoebox/` copied.
+    /// index still describes them), `.shoebox/` and album links copied. SQLite's `-wal` and
+    /// `-shm` files are left behind: other tests' readers open and close them meanwhile, and the
+    /// analysis that wrote the index checkpointed everything into it.
     func writableCopy() throws -> MemoryRoll {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-memories-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let copy = dir.appendingPathComponent("roll")
-        try TestRoll.run("/bin/cp", ["-al", root.path, copy.path])
-        try FileManager.default.removeItem(at: copy.appendingPathComponent(".shoebox"))
-        try TestRoll.run("/bin/cp", ["-a", root.appendingPathComponent(".shoebox").path, copy.appendingPathComponent(".shoebox").path])
+        let fm = FileManager.default
+        let copy = fm.temporaryDirectory.appendingPathComponent("shoebox-memories-\(UUID().uuidString)/roll")
+        try fm.createDirectory(at: copy, withIntermediateDirectories: true)
+        let walk = fm.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey])!
+        while let url = walk.nextObject() as? URL {
+            let rel = String(url.path.dropFirst(root.path.count + 1))
+            if rel.hasPrefix(".shoebox/index.sqlite-") { continue }
+            let values = try url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+            let target = copy.appendingPathComponent(rel)
+            if values.isSymbolicLink == true || rel.hasPrefix(".shoebox/") {
+                if values.isDirectory == true && values.isSymbolicLink != true { try fm.createDirectory(at: target, withIntermediateDirectories: true) }
+                else { try fm.copyItem(at: url, to: target) }
+            } else if values.isDirectory == true {
+                try fm.createDirectory(at: target, withIntermediateDirectories: true)
+            } else {
+                try fm.linkItem(at: url, to: target)
+            }
+        }
         return MemoryRoll(made: TestRoll.Made(root: copy, entries: made.entries), cli: ShoeboxCLI(library: copy))
     }
 
