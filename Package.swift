@@ -139,9 +139,13 @@ let package = Package(
         .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CSystem",
                                                 .product(name: "Crypto", package: "swift-crypto")]),
 
+        // Memories (brief 003): sources (years, places, people), seeded selection, face-aware
+        // 2×3 collages from previews or originals, saved into Collages/ or written outside.
+        .target(name: "Memories", dependencies: ["PhotoLibrary", "Imaging", "Metadata"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy", "Tracker",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -170,6 +174,8 @@ let package = Package(
         .testTarget(name: "TidyTests", dependencies: ["shoebox", "Tidy", "PhotoLibrary", "TestSupport"]),
         // `tracker` through the built binary, and the store's pure parts (file, integrity, CSV).
         .testTarget(name: "TrackerTests", dependencies: ["shoebox", "Tracker", "PhotoLibrary", "TestSupport"]),
+        // `memories` through the built binary on an analysed roll; the pure selection and crop rules in-process.
+        .testTarget(name: "MemoriesTests", dependencies: ["shoebox", "Memories", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

@@ -13,6 +13,8 @@ of each there are, and the ids each content has. Then, N times:
     file), share --to a folder outside the library (links or copies) and album; tidy decisions,
     undo, unmark, a new session, empty (marked files into Recently Deleted); tracker project,
     mini, recipe and photo add/update/link/rm (Tracker/tracker.json and Tracker/photos/); scan after the
+    file), share --to a folder outside the library (links or copies) and album; memories collage
+    --save (a new JPEG in Collages/, indexed); scan after the
     harness moved files between folders;
     watch while the harness drags files into and out of Recently Deleted/files/ by hand, creates
     and renames files;
@@ -40,6 +42,9 @@ of each there are, and the ids each content has. Then, N times:
       `tracker project list` reads the tracker (tracker_damaged), and Tracker/tracker.json keeps its
       references and every photo it names is there with its SHA-256 (tracker_integrity);
       and each original on disk is one asset (present or trashed).
+      and each original on disk is one asset (present or trashed);
+      every collage `memories --save` left in Collages/ under a name is a whole JPEG (collage_partial;
+      it is then an original like the others, and must be indexed).
       and no temporary of a whole-file write (`.NAME.PID.RANDOM.tmp`) is left: a kill leaves them,
       the next start deletes those whose writer is dead (stray_temporaries).
     A problem that persists is counted once (shown again as "still").
@@ -61,13 +66,13 @@ NOT_ORIGINALS = ("Albums", ".shoebox", "Tracker")  # top-level folders that neve
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
 WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
-           "curate": 12, "tidy": 12, "tracker": 12}
+           "curate": 12, "tidy": 12, "tracker": 12, "memories": 6}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
-         "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity")
+         "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity", "collage_partial")
 # Reported, but not violations (exit status 0): none at present.
 NOTES = ()
 
@@ -123,6 +128,8 @@ class Harness:
         self.failed_runs = 0
         self.reported = set()       # (counter, key) of problems the last check found
         self.made = 0               # files the harness created (unique content)
+        self.inodes = set()         # inodes of the library's files at the last check (new ones in Collages/ are collages)
+        self.collage_shas = set()   # collages' contents: one saved twice (same seed) is a copy with its own id
         self.assets = []            # present assets (list --json), as of the last check
         self.trash_items = []       # trash list --json, as of the last check
         self.jpegs = []             # JPEG originals of the roll: sources of new files
@@ -388,6 +395,9 @@ class Harness:
             measure("tracker", "tracker", "photo", "add", tm, self.tracker_source())
             measure("tracker", "tracker", "mini", "update", tm, "--progress", "primed")
             measure("tracker", "tracker", "project", "rm", tp)
+            years = [y for y in self.json("memories", "sources").get("years", []) if y["count"] >= 6]
+            if years:
+                measure("memories", "memories", "collage", "--year", str(years[0]["year"]), "--save")
             a = self.rng.choice(self.assets)
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
@@ -465,6 +475,9 @@ class Harness:
         self.trash_items = items
         disk = self.census()
 
+        # 0. Collages `memories --save` made are new originals, once whole.
+        self.adopt_collages(bad)
+
         # 1. Every original, as many times as it had copies, byte-identical.
         for sha in sorted(set(self.expected) | (set(disk) & set(self.ids))):
             want, have = self.expected.get(sha, 0), len(disk.get(sha, []))
@@ -515,6 +528,8 @@ class Harness:
                 self.ids[sha] = {id_}
             elif not known:
                 known.add(id_)  # first sight of a file the harness made
+            elif id_ not in known and sha in self.collage_shas:
+                known.add(id_)  # a collage saved again with the same seed: a copy, with its own id
             elif id_ not in known:
                 bad("id_changes", 1, f"{path} ({state}) has a new id {id_} for content {sha[:12]} (had {sorted(known)})")
                 known.add(id_)
@@ -529,7 +544,7 @@ class Harness:
         # 7. No temporary of a whole-file write left behind: the next start removes those of dead writers.
         thumbs = os.path.join(self.lib, ".shoebox/thumbs")
         shards = [".shoebox/thumbs/" + x for x in sorted(os.listdir(thumbs))] if os.path.isdir(thumbs) else []
-        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info", *shards):
+        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info", "Collages", *shards):
             folder = os.path.join(self.lib, d)
             for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
                 if is_temporary(n):
@@ -765,6 +780,46 @@ class Harness:
                 "photo rm": lambda: ["photo", "rm", self.rng.choice(photos)],
                 "recipe rm": lambda: ["recipe", "rm", pick(recipes)]}[what]()
         return f"tracker {what}", ["tracker", *argv], None, None
+    def op_memories(self):
+        """A collage saved into Collages/ (written under a hidden temporary, renamed without
+        replacing, then indexed) of the year with the most photos."""
+        sources = self.json("memories", "sources")
+        years = [y for y in (sources or {}).get("years", []) if y["count"] >= 6]
+        if not years or "memories" not in self.durations:
+            return None
+        year = str(max(years, key=lambda y: y["count"])["year"])
+        seed = str(self.rng.randint(1, 1000))
+        return f"memories collage --year {year} --save", ["memories", "collage", "--year", year, "--seed", seed, "--save"], None, None
+
+    def adopt_collages(self, bad):
+        """Files in Collages/ that `memories --save` made since the last check (an inode never seen
+        in the library: a file renamed or moved there keeps its own): each must be a whole JPEG (a
+        kill leaves a hidden temporary or nothing, never half a file under a name); then it is an
+        original like any other (a collage saved twice with one seed: a copy with its own id)."""
+        folder = os.path.join(self.lib, "Collages")
+        for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            path = os.path.join(folder, n)
+            if n.startswith(".") or not os.path.isfile(path) or os.path.islink(path) or os.lstat(path).st_ino in self.inodes:
+                continue
+            sha = self.sha(path)
+            if sha in self.ids and sha not in self.collage_shas:
+                continue  # an original's bytes (a hard link would be another tool's doing)
+            with open(path, "rb") as f:
+                data = f.read()
+            if not (data[:2] == b"\xff\xd8" and data.rstrip(b"\0")[-2:] == b"\xff\xd9"):
+                bad("collage_partial", 1, f"Collages/{n} is not a whole JPEG ({len(data)} bytes)", ("collage", n))
+            self.ids.setdefault(sha, set())
+            self.collage_shas.add(sha)
+            self.expected[sha] = self.expected.get(sha, 0) + 1
+        self.inodes = set()
+        for d, dirs, names in os.walk(self.lib):
+            if d == self.lib:
+                dirs[:] = [x for x in dirs if x not in NOT_ORIGINALS]
+            for n in names:
+                try:
+                    self.inodes.add(os.lstat(os.path.join(d, n)).st_ino)
+                except FileNotFoundError:
+                    continue
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""
@@ -1043,6 +1098,7 @@ class Harness:
                         "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run),
                         "analyze": self.op_analyze, "people": self.op_people,
                         "curate": lambda: self.op_curate(run), "tidy": lambda: self.op_tidy(run),
+                        "memories": self.op_memories,
                         "tracker": lambda: self.op_tracker(run)}[op]()
                 if plan:
                     break
@@ -1144,7 +1200,7 @@ def main():
     if a.row:
         sys.stdout = real_stdout
         lost = sum(h.counts[k] for k in COUNTERS)
-        print(f"| fault injection: kill -9 during trash, restore, purge, albums, scan, watch, analyze, people ({a.runs:,} runs) "
+        print(f"| fault injection: kill -9 during trash, restore, purge, albums, scan, watch, analyze, people, curate, memories --save ({a.runs:,} runs) "
               f"| {h.kills:,} kills ({h.at_write:,} on entry to a write call), "
               + ", ".join(f"{k.replace('_', ' ')} {h.counts[k]}" for k in COUNTERS)
               + f", other violations {violations}; {seconds:.0f} s | no comparison tool kills a photo manager mid-write "

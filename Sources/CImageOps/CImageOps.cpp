@@ -17,6 +17,24 @@ extern "C" int shoebox_resize_area(const uint8_t *src, int srcWidth, int srcHeig
     }
 }
 
+extern "C" int shoebox_resize_region(const uint8_t *src, int srcWidth, int srcHeight,
+                                     int cropX, int cropY, int cropWidth, int cropHeight,
+                                     uint8_t *dst, int dstStride, int dstWidth, int dstHeight) {
+    if (cropX < 0 || cropY < 0 || cropWidth <= 0 || cropHeight <= 0 || cropX + cropWidth > srcWidth ||
+        cropY + cropHeight > srcHeight || dstWidth <= 0 || dstHeight <= 0 || dstStride < dstWidth * 3) return -1;
+    try {
+        cv::Mat in(srcHeight, srcWidth, CV_8UC3, const_cast<uint8_t *>(src));
+        cv::Mat region = in(cv::Rect(cropX, cropY, cropWidth, cropHeight));
+        // A header over the canvas window (its stride the canvas's): resize writes straight into it.
+        cv::Mat out(dstHeight, dstWidth, CV_8UC3, dst, (size_t)dstStride);
+        bool shrinks = cropWidth >= dstWidth && cropHeight >= dstHeight;
+        cv::resize(region, out, out.size(), 0, 0, shrinks ? cv::INTER_AREA : cv::INTER_CUBIC);
+        return out.data == dst ? 0 : -1;
+    } catch (...) {
+        return -1;
+    }
+}
+
 extern "C" int shoebox_phash(const uint8_t *rgb, int width, int height, uint64_t *hash) {
     try {
         cv::Mat in(height, width, CV_8UC3, const_cast<uint8_t *>(rgb));

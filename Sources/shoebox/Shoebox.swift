@@ -17,7 +17,7 @@ struct Shoebox: ParsableCommand {
         version: "0.1.0",
         subcommands: [Init.self, Scan.self, Watch.self, List.self, Show.self, Trash.self, Restore.self, Album.self,
                       Rebuild.self, Doctor.self, Analyze.self, PeopleCommand.self, Cache.self, Curate.self,
-                      TidyCommand.self, TrackerCommand.self]
+                      TidyCommand.self, TrackerCommand.self, MemoriesCommand.self]
     )
 
     /// `shoebox --library PATH COMMAND …` is the documented spelling; ArgumentParser wants a
@@ -82,6 +82,7 @@ struct Shoebox: ParsableCommand {
         "tracker mini": ["add", "list", "show", "update", "rm"],
         "tracker recipe": ["add", "list", "show", "update", "rm", "link", "unlink"],
         "tracker photo": ["add", "list", "rm"],
+        "memories": ["sources", "collage"],
     ]
 }
 

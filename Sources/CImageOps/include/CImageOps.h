@@ -12,6 +12,14 @@ extern "C" {
 int shoebox_resize_area(const uint8_t *src, int srcWidth, int srcHeight,
                         uint8_t *dst, int dstWidth, int dstHeight);
 
+/// The rectangle (cropX, cropY, cropWidth, cropHeight) of interleaved 8-bit RGB `src` (tightly
+/// packed) resized into `dst`, a dstWidth×dstHeight window whose rows are `dstStride` bytes apart
+/// (a cell of a larger canvas): INTER_AREA when it shrinks (no aliasing), INTER_CUBIC when it
+/// enlarges. Returns 0, or -1 for a rectangle outside `src` or when OpenCV threw.
+int shoebox_resize_region(const uint8_t *src, int srcWidth, int srcHeight,
+                          int cropX, int cropY, int cropWidth, int cropHeight,
+                          uint8_t *dst, int dstStride, int dstWidth, int dstHeight);
+
 /// cv::img_hash::PHash of interleaved 8-bit RGB: 64 bits, first byte of OpenCV's hash in the
 /// high bits. Returns 0 and sets *hash, or -1 when OpenCV threw.
 int shoebox_phash(const uint8_t *rgb, int width, int height, uint64_t *hash);

@@ -119,7 +119,7 @@ public enum AtomicFile {
         let temporaryName: String
         /// The target as messages name it.
         let target: String
-        private let folderFD: Int32
+        let folderFD: Int32
         private var fd: Int32
         private var renamed = false
 
@@ -176,6 +176,13 @@ public enum AtomicFile {
             guard renameat(folderFD, temporaryName, folderFD, name) == 0 else {
                 throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
             }
+            renamed = true
+        }
+
+        /// Closes the temporary once it has its name (`renameNoReplace`), so `discard` keeps it.
+        func markRenamed() {
+            if fd >= 0 { close(fd) }
+            fd = -1
             renamed = true
         }
 

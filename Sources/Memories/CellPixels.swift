@@ -1,0 +1,72 @@
+import Foundation
+import Imaging
+import Metadata
+import PhotoLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The pixels of one cell: the photo's crop, decoded at the smallest size that fills the cell
+/// without enlarging, and resized to the cell. From the analysis pipeline's 1024-px preview
+/// (`.shoebox/thumbs/`, made from the same content: its name holds the SHA-256) when the crop
+/// of it is at least as large as the cell, else from the original. Both files are opened
+/// through the library's confined layer; the original only while its inode, size and
+/// modification time are the ones the index holds.
+struct CellPixels {
+    let library: Library
+    let cellWidth: Int
+    let cellHeight: Int
+
+    enum Source: String, Sendable { case preview, original }
+
+    /// The cell's image, and where it came from. Throws one line naming the file when neither
+    /// gives whole pixels (a damaged decode is a failure: a spare takes the cell).
+    func render(_ asset: Asset, crop: NormalizedRect) throws -> (image: RGBImage, source: Source) {
+        if let image = try? fromPreview(asset, crop: crop) { return (image, .preview) }
+        return (try fromOriginal(asset, crop: crop), .original)
+    }
+
+    /// The long side a decode needs so that `crop` of it covers the cell without enlarging.
+    func neededLongSide(_ asset: Asset, crop: NormalizedRect) -> Int {
+        let w = Double(max(1, asset.width)), h = Double(max(1, asset.height)), long = max(w, h)
+        let scale = max(Double(cellWidth) / (crop.w * w), Double(cellHeight) / (crop.h * h))
+        return Int((long * scale).rounded(.up))
+    }
+
+    func fromPreview(_ asset: Asset, crop: NormalizedRect) throws -> RGBImage? {
+        let size = ThumbnailStore.sizes.max()!
+        // A preview is the original reduced to `size` (never enlarged): large enough when that is.
+        guard neededLongSide(asset, crop: crop) <= min(size, max(asset.width, asset.height)) else { return nil }
+        let path = ThumbnailStore(library: library).path(of: asset, size: size)
+        let fd = try library.files.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        defer { close(fd) }
+        let decoded = try ImageDecoder.decode(fileDescriptor: fd, name: path, format: .jpeg, minLongSide: size, orientation: 1)
+        // A preview of another shape is not this photo's (a stale cache): the original then.
+        let ratio = Double(decoded.image.width) / Double(decoded.image.height), own = Double(asset.width) / Double(max(1, asset.height))
+        guard !decoded.damaged, abs(ratio / own - 1) < 0.02 else { return nil }
+        return draw(decoded.image, crop: crop)
+    }
+
+    func fromOriginal(_ asset: Asset, crop: NormalizedRect) throws -> RGBImage {
+        // Non-blocking: a fifo put in a photo's place must not hang the collage.
+        let fd = try library.files.open(asset.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size) == asset.size, UInt64(st.st_ino) == asset.inode,
+              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else {
+            throw ShoeboxError(.io, "\(asset.path) changed since the last scan (run `shoebox scan`)")
+        }
+        let decoded = try ImageDecoder.decode(fileDescriptor: fd, name: asset.path, format: asset.format,
+                                              minLongSide: neededLongSide(asset, crop: crop), orientation: asset.metadata.orientation)
+        if decoded.damaged { throw ShoeboxError(.io, "\(asset.path): its image data is damaged") }
+        return draw(decoded.image, crop: crop)
+    }
+
+    /// `crop` of `image` resized into a cell-sized image.
+    func draw(_ image: RGBImage, crop: NormalizedRect) -> RGBImage {
+        var cell = RGBImage(width: cellWidth, height: cellHeight, filledWith: (255, 255, 255))
+        cell.draw(image, crop: crop.pixels(width: image.width, height: image.height),
+                  into: PixelRect(x: 0, y: 0, width: cellWidth, height: cellHeight))
+        return cell
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PhotoLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a collage goes: into the library's `Collages/` (`--save`; indexed there like any
+/// photo) or to a file outside the library (`-o`). Nothing is ever replaced, a link at the
+/// name is never followed, and a kill leaves the old state or the whole file (`AtomicFile.create`).
+public struct CollageOutput {
+    let library: Library
+    let index: Index
+    let now: Date
+
+    public init(library: Library, index: Index, now: Date = ShoeboxClock.now()) {
+        self.library = library
+        self.index = index
+        self.now = now
+    }
+
+    /// Saves into `Collages/` as "<source> yyyy-MM-dd HH.mm.ss.jpg" (local time; " (2)"… when
+    /// taken) and indexes it through the core (`LiveUpdater`, as the watcher would). The caller
+    /// holds the writer lock. Returns the library path and the new asset's id.
+    public func save(_ collage: Collage) throws -> (path: String, id: AssetID) {
+        let folder = LibraryLayout.collagesFolder
+        // A saver killed before its rename left a hidden temporary: clear those of dead writers.
+        _ = try? library.files.withFolder(folder, creating: true) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
+        let base = Self.fileStem(collage.source, at: now)
+        for n in 1...1000 {
+            let path = folder + "/" + base + (n == 1 ? "" : " (\(n))") + ".jpg"
+            guard try library.files.create(Data(collage.jpeg), at: path) else { continue }
+            let report = try LiveUpdater(library: library, index: index).apply([.arrived(path)])
+            for entry in report.entries {
+                if case .added(let id, let p) = entry, p == path { return (path, id) }
+            }
+            let why = report.failed.first.map { "\($0)" } ?? "the scan did not add it"
+            throw ShoeboxError(.io, "\(path) was written but not indexed (\(why)); run `shoebox scan`")
+        }
+        throw ShoeboxError(.alreadyExists, "\(folder)/\(base).jpg and 999 numbered names exist; nothing was saved")
+    }
+
+    /// "Ana 2026-11-22 10.15.03": the source (no "/", no leading dot) and the local time.
+    static func fileStem(_ source: MemorySource, at date: Date) -> String {
+        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        var tm = tm()
+        localtime_r(&t, &tm)
+        let stamp = String(format: "%04d-%02d-%02d %02d.%02d.%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
+                           Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
+        var label = String(source.label.map { $0 == "/" || $0.isNewline || $0 == "\0" ? "-" : $0 }.prefix(100))
+        while label.hasPrefix(".") { label.removeFirst() }
+        return (label.isEmpty ? "Memory" : label) + " " + stamp
+    }
+
+    /// Writes the collage to `path` outside the library: refused when something (a file, a
+    /// link) is there already, and inside the library (that is what `--save` is for).
+    public static func write(_ collage: Collage, to path: String, library: Library) throws {
+        let url = URL(fileURLWithPath: path)
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            let type = st.st_mode & S_IFMT
+            if type == S_IFDIR { throw ShoeboxError(.invalidArgument, "\(path) is a folder: -o takes a file name (e.g. \(path)/memory.jpg)") }
+            let what = type == S_IFLNK ? "a symbolic link" : "a file"
+            throw ShoeboxError(.alreadyExists, "\(path) is \(what) already; nothing was replaced (choose another name)")
+        }
+        let folder = url.deletingLastPathComponent().path
+        if let real = realpath(folder, nil), let root = realpath(library.root.path, nil) {
+            let (r, l) = (String(cString: real), String(cString: root))
+            free(real); free(root)
+            if r == l || r.hasPrefix(l.hasSuffix("/") ? l : l + "/") {
+                throw ShoeboxError(.invalidArgument, "\(path) is inside the library: use --save to put a collage there (it is then indexed)")
+            }
+        }
+        do {
+            guard try AtomicFile.create(Data(collage.jpeg), at: url) else {
+                throw ShoeboxError(.alreadyExists, "\(path) appeared meanwhile; nothing was replaced")
+            }
+        } catch let e as ShoeboxError where e.code == .io && !FileManager.default.fileExists(atPath: folder) {
+            throw ShoeboxError(.notFound, "cannot write \(path): the folder \(folder) does not exist")
+        }
+    }
+}

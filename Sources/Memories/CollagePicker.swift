@@ -1,0 +1,134 @@
+import Foundation
+
+/// Which photos a collage shows (the brief's original selection), as a pure function of the
+/// candidates and the seed:
+/// 1. candidates → 2. score above `threshold` → 3. for a person, their face larger than
+/// `minFaceArea` of the image → 4. one photo per burst or group of near-duplicates → 5. spread
+/// over the time range: the range cut into `count` equal spans, taken in rounds, one photo per
+/// span and round → 6. best first, and the photos after the first `count` kept as spares for
+/// files that fail to decode.
+/// When too few pass a rule, photos that break it fill the collage after every photo that
+/// keeps it (and a note says so): a collage of six slightly weaker photos beats no collage.
+///
+/// The seed reshuffles: inside a span, photos are drawn by weighted sampling without
+/// replacement (Efraimidis–Spirakis keys u^(1/w), w = e^(score / temperature)), u from
+/// SplitMix64 over the seed and the asset id, so the same seed and candidates always give the
+/// same choice, whatever their order, and a better photo is likelier to come first.
+public struct CollagePicker: Sendable {
+    public struct Candidate: Sendable, Equatable {
+        public var id: String
+        /// Seconds since 1970; nil when unknown (those form a span of their own).
+        public var time: Double?
+        public var score: Double?
+        /// The person's face as a share of the image area; nil when not a person's memory.
+        public var faceArea: Double?
+        /// Photos of one near-duplicate group share it: one of them is enough.
+        public var group: String?
+        /// A frame of a burst that a better frame of it outranks (the analysis's burst rank > 1).
+        public var lesserFrame: Bool
+        public init(id: String, time: Double?, score: Double?, faceArea: Double? = nil, group: String? = nil, lesserFrame: Bool = false) {
+            self.id = id; self.time = time; self.score = score; self.faceArea = faceArea; self.group = group
+            self.lesserFrame = lesserFrame
+        }
+    }
+
+    public struct Choice: Sendable, Equatable {
+        /// The collage's photos, best first.
+        public var picks: [Candidate]
+        /// Replacements in the order to use them, best first.
+        public var spares: [Candidate]
+        /// What the selection had to relax, in words.
+        public var notes: [String]
+    }
+
+    public var count = 6
+    public var spares = 4
+    /// The score a photo needs (−1…1): 0 is the −1…1 counterpart of the brief's aesthetics
+    /// score 0.5; it leaves out every utility image and most blurred or badly exposed photos.
+    public var threshold = 0.0
+    /// The brief's rule for a person's memory: the face box larger than 15 % of the image area.
+    public var minFaceArea = 0.15
+    /// How much a score difference weighs against chance: 0.1 makes a photo scoring 0.1 more
+    /// e (2.7) times likelier to be drawn first.
+    public var temperature = 0.1
+    public var seed: UInt64
+
+    public init(seed: UInt64) { self.seed = seed }
+
+    /// The choice among `candidates`; `subject` names them in notes ("Ana", "2019").
+    public func choose(_ candidates: [Candidate], subject: String) -> Choice {
+        var notes: [String] = []
+        // Each rule a photo breaks puts it one tier back: a tier is drawn from only when the
+        // ones before it cannot fill the collage and its spares.
+        var tier = [String: Int]()
+        let scored = candidates.filter { ($0.score ?? -.infinity) > threshold }
+        if scored.count < count {
+            notes.append("only \(scored.count) photo\(scored.count == 1 ? "" : "s") of \(subject) score\(scored.count == 1 ? "s" : "") above \(threshold) (`shoebox analyze` scores them): lower-scored ones fill the collage")
+        }
+        for c in candidates where (c.score ?? -.infinity) <= threshold { tier[c.id, default: 0] += 1 }
+        if candidates.contains(where: { $0.faceArea != nil }) {
+            let large = candidates.filter { ($0.faceArea ?? 0) > minFaceArea }
+            if large.count < count {
+                notes.append("only \(large.count) photo\(large.count == 1 ? "" : "s") show \(subject)'s face larger than \(Int(minFaceArea * 100)) % of the frame: smaller faces fill the collage")
+            }
+            for c in candidates where (c.faceArea ?? 0) <= minFaceArea { tier[c.id, default: 0] += 1 }
+        }
+        // One photo per burst or near-duplicate group: the best; the others are repeats.
+        var seen = Set<String>()
+        for c in candidates.sorted(by: Self.better) {
+            if c.lesserFrame || (c.group.map { !seen.insert($0).inserted } ?? false) { tier[c.id, default: 0] += 1 }
+        }
+        var taken: [Candidate] = []
+        for t in 0...3 where taken.count < count + spares {
+            taken += spread(candidates.filter { tier[$0.id, default: 0] == t }, upTo: count + spares - taken.count)
+        }
+        let picks = Array(taken.prefix(count)).sorted(by: Self.better)
+        return Choice(picks: picks, spares: Array(taken.dropFirst(count)).sorted(by: Self.better), notes: notes)
+    }
+
+    /// Up to `upTo` photos in the order taken: rounds over the time spans, each round taking
+    /// the next draw of every span that has one left, spans with the better draw first.
+    func spread(_ pool: [Candidate], upTo: Int) -> [Candidate] {
+        let times = pool.compactMap(\.time)
+        let first = times.min() ?? 0, span = (times.max() ?? 0) - first
+        var bins = [[Candidate]](repeating: [], count: count + 1)  // the last: unknown times
+        for c in pool {
+            guard let t = c.time else { bins[count].append(c); continue }
+            bins[span > 0 ? min(count - 1, Int((t - first) / span * Double(count))) : 0].append(c)
+        }
+        var queues = bins.map { $0.map { (key: key(for: $0), candidate: $0) }.sorted { ($0.key, $1.candidate.id) > ($1.key, $0.candidate.id) } }
+        var taken: [Candidate] = []
+        while taken.count < upTo, queues.contains(where: { !$0.isEmpty }) {
+            let round = queues.indices.filter { !queues[$0].isEmpty }
+                .sorted { (queues[$0][0].key, $1) > (queues[$1][0].key, $0) }
+            for i in round where taken.count < upTo { taken.append(queues[i].removeFirst().candidate) }
+        }
+        return taken
+    }
+
+    /// log(u) / w: the logarithm of the Efraimidis–Spirakis key (larger draws first).
+    func key(for c: Candidate) -> Double {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the id, mixed with the seed
+        for b in c.id.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        let u = (Double(splitMix64(seed ^ h) >> 11) + 1) / 9_007_199_254_740_993  // (0, 1]
+        let w = exp(((c.score ?? -1) - 1) / temperature)  // ≤ 1: never overflows
+        return log(u) / w
+    }
+
+    /// Score descending (unscored last), then id.
+    static func better(_ a: Candidate, _ b: Candidate) -> Bool {
+        let sa = a.score ?? -.infinity, sb = b.score ?? -.infinity
+        return sa != sb ? sa > sb : a.id < b.id
+    }
+}
+
+/// One output of SplitMix64 (Steele, Lea, Flood 2014) seeded with `seed`: a fixed, well-mixed
+/// 64-bit function, so a seed names one collage on every machine. Written out because the
+/// standard library's generators are seedless (SystemRandomNumberGenerator) and this sequence
+/// must never change with a toolchain.
+func splitMix64(_ seed: UInt64) -> UInt64 {
+    var z = seed &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+}

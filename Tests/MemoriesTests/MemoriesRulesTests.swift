@@ -1,0 +1,122 @@
+import Foundation
+import Memories
+import Testing
+import TestSupport
+
+/// The pure rules under a collage: which photos (`CollagePicker`) and which part of each
+/// (`CropPlanner`), on made-up candidates and boxes.
+@Suite struct MemoriesRulesTests {
+    typealias C = CollagePicker.Candidate
+    static let day = 86_400.0
+
+    /// Sixty photos over 600 days, scores from the generator.
+    static func pool(_ seed: UInt64 = 9, count: Int = 60) -> [C] {
+        var rng = TestSupport.SplitMix64(seed: seed)
+        return (0..<count).map { i in
+            C(id: String(format: "a%03d", i), time: Double(i) * 10 * day, score: Double(rng.below(1000)) / 1000 * 1.4 - 0.4)
+        }
+    }
+
+    @Test func picksSixAboveTheThresholdBestFirstWithSpares() {
+        let choice = CollagePicker(seed: 1).choose(Self.pool(), subject: "2019")
+        #expect(choice.picks.count == 6 && choice.spares.count == 4)
+        #expect(choice.picks.allSatisfy { $0.score! > 0 } && choice.spares.allSatisfy { $0.score! > 0 })
+        #expect(choice.picks.map { $0.score! } == choice.picks.map { $0.score! }.sorted(by: >))
+        #expect(Set((choice.picks + choice.spares).map(\.id)).count == 10)
+        #expect(choice.notes.isEmpty)
+    }
+
+    @Test func spreadsOverTheTimeRange() {
+        // Six periods of ten photos; the best photos all in the first period.
+        let pool = (0..<60).map { i in C(id: "p\(i)", time: Double(i / 10) * 100 * Self.day + Double(i), score: i < 10 ? 0.9 : 0.3) }
+        let choice = CollagePicker(seed: 4).choose(pool, subject: "x")
+        #expect(Set(choice.picks.map { Int($0.time! / (100 * Self.day)) }) == Set(0..<6))
+    }
+
+    @Test func theSameSeedChoosesTheSameWhateverTheOrderAndAnotherSeedReshuffles() {
+        let pool = Self.pool()
+        let a = CollagePicker(seed: 7).choose(pool, subject: "x")
+        let b = CollagePicker(seed: 7).choose(pool.reversed(), subject: "x")
+        #expect(a == b)
+        let others = (8..<14).map { CollagePicker(seed: UInt64($0)).choose(pool, subject: "x").picks.map(\.id) }
+        #expect(others.contains { $0 != a.picks.map(\.id) })
+        #expect(Set(others.map { $0.joined() }).count >= 3, "seeds barely reshuffle: \(others)")
+    }
+
+    @Test func tooFewAboveTheThresholdAreToppedUpAndSaidSo() {
+        let pool = (0..<8).map { C(id: "p\($0)", time: Double($0) * Self.day, score: $0 < 3 ? 0.5 : -0.2 - Double($0) / 100) }
+        let choice = CollagePicker(seed: 1).choose(pool, subject: "Lisbon")
+        #expect(choice.picks.count == 6)
+        #expect(Set(["p0", "p1", "p2"]).isSubset(of: Set(choice.picks.map(\.id))))
+        #expect(choice.notes.count == 1 && choice.notes[0].contains("only 3 photos of Lisbon"))
+    }
+
+    @Test func aPersonsFaceMustFillFifteenPercent() {
+        var pool = Self.pool().map { var c = $0; c.faceArea = 0.05; return c }
+        for i in stride(from: 0, to: 60, by: 6) { pool[i].faceArea = 0.2; pool[i].score = 0.1 }
+        let choice = CollagePicker(seed: 3).choose(pool, subject: "Ana")
+        #expect((choice.picks + choice.spares).allSatisfy { $0.faceArea! > 0.15 })
+        #expect(choice.notes.isEmpty)
+        // Only two large faces: they come first in line, smaller ones fill up, with a note.
+        let few = pool.map { var c = $0; c.faceArea = ["a000", "a006"].contains(c.id) ? 0.2 : 0.05; return c }
+        let relaxed = CollagePicker(seed: 3).choose(few, subject: "Ana")
+        #expect(Set(["a000", "a006"]).isSubset(of: Set(relaxed.picks.map(\.id))))
+        #expect(relaxed.notes.contains { $0.contains("Ana's face") })
+    }
+
+    @Test func oneFrameOfABurst() {
+        let pool = (0..<12).map { C(id: "b\($0)", time: Double($0), score: 0.5 + Double($0) / 100, group: $0 < 6 ? "burst" : nil) }
+        let choice = CollagePicker(seed: 2).choose(pool, subject: "x")
+        #expect(choice.picks.filter { $0.group == "burst" }.count == 1)
+        // A burst the analysis ranked: only its best frame, even when a lesser frame scores higher.
+        let ranked = (0..<12).map { (i: Int) -> C in
+            C(id: "f\(i)", time: Double(i), score: 0.5 + Double(i) / 100, lesserFrame: i < 6 && i != 2)
+        }
+        let picks = CollagePicker(seed: 2).choose(ranked, subject: "x").picks.map(\.id)
+        #expect(!picks.contains { ["f0", "f1", "f3", "f4", "f5"].contains($0) } && picks.count == 6, "\(picks)")
+    }
+
+    // MARK: Crops
+
+    static let aspect = 582.0 / 484.0
+
+    @Test func aFaceIsWholeAndCentredWhenTheFrameAllows() {
+        for (w, h) in [(4032, 3024), (3024, 4032), (1000, 1000)] {
+            for face in [FaceBox(x: 0.45, y: 0.4, w: 0.1, h: 0.12), FaceBox(x: 0.02, y: 0.05, w: 0.15, h: 0.2),
+                         FaceBox(x: 0.7, y: 0.6, w: 0.25, h: 0.3)] {
+                let c = CropPlanner.crop(width: w, height: h, faces: [face], aspect: Self.aspect)
+                let W = Double(w), H = Double(h)
+                #expect(abs((c.w * W) / (c.h * H) - Self.aspect) < 1e-9)
+                #expect(c.x >= 0 && c.y >= 0 && c.x + c.w <= 1 + 1e-12 && c.y + c.h <= 1 + 1e-12)
+                #expect(c.x <= face.x && c.y <= face.y && c.x + c.w >= face.x + face.w && c.y + c.h >= face.y + face.h, "\(w)×\(h) \(face): \(c)")
+                // The largest crop of that shape: one side is the whole image.
+                #expect(abs(c.w - 1) < 1e-9 || abs(c.h - 1) < 1e-9)
+                // Centred on the face unless an edge is in the way.
+                let dx = (c.x + c.w / 2) - (face.x + face.w / 2), dy = (c.y + c.h / 2) - (face.y + face.h / 2)
+                #expect(abs(dx) < 1e-9 || c.x < 1e-9 || c.x + c.w > 1 - 1e-9)
+                #expect(abs(dy) < 1e-9 || c.y < 1e-9 || c.y + c.h > 1 - 1e-9)
+            }
+        }
+    }
+
+    @Test func noFaceMeansACentreCrop() {
+        let c = CropPlanner.crop(width: 4032, height: 3024, faces: [], aspect: Self.aspect)
+        #expect(abs(c.x - (1 - c.w) / 2) < 1e-9 && c.y == 0 && c.h == 1)
+        let p = CropPlanner.crop(width: 3024, height: 4032, faces: [], aspect: Self.aspect)
+        #expect(abs(p.y - (1 - p.h) / 2) < 1e-9 && p.x == 0 && p.w == 1)
+    }
+
+    @Test func twoFacesStayTogetherWhenTheyFit() {
+        let faces = [FaceBox(x: 0.05, y: 0.3, w: 0.1, h: 0.13), FaceBox(x: 0.5, y: 0.35, w: 0.1, h: 0.13)]
+        let c = CropPlanner.crop(width: 4032, height: 3024, faces: faces, aspect: Self.aspect)
+        for f in faces { #expect(c.x <= f.x && c.x + c.w >= f.x + f.w) }
+    }
+
+    @Test func theLayoutIsTwoByThreeOnTwelveHundredByFifteenHundred() {
+        let l = CollageLayout()
+        #expect(l.count == 6 && l.width == 1200 && l.height == 1500)
+        let cells = (0..<6).map(l.cell)
+        #expect(cells.last!.x + cells.last!.width + l.gutter == 1200 && cells.last!.y + cells.last!.height + l.gutter == 1500)
+        #expect(cells[1].x - (cells[0].x + cells[0].width) == l.gutter && cells[2].y - (cells[0].y + cells[0].height) == l.gutter)
+    }
+}
