@@ -3,6 +3,7 @@
 #include "CScore.h"
 #include "Internal.hpp"
 #include "Measure.hpp"
+#include "OpenCVThreads.hpp"
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/quality.hpp>
@@ -43,7 +44,7 @@ double brisque_of(sc_scorer *s, const cscore::Frame &f) {
 
 extern "C" sc_scorer *sc_create(const char *opencv_data, const char *tessdata, char *err, size_t err_len) {
     try {
-        cv::setNumThreads(1);  // one scorer per analysis worker: no pool of OpenCV's own
+        shoebox_opencv_single_threaded();  // one scorer per analysis worker: no pool of OpenCV's own
         auto s = new sc_scorer();
         std::string data = opencv_data ? opencv_data : "/usr/share/opencv4";
         std::string model = data + "/quality/brisque_model_live.yml", range = data + "/quality/brisque_range_live.yml";

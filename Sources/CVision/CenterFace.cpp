@@ -8,6 +8,7 @@
 // (height, width, in units of 4 px), sub-cell offsets of the centre (y, x) and five landmarks.
 // Decoding it is written here from that description of the model's outputs.
 #include "CVision.h"
+#include "OpenCVThreads.hpp"
 #include "ErrorText.hpp"
 #include "ScaledInput.hpp"
 
@@ -97,7 +98,7 @@ extern "C" {
 
 cv_centerface_detector *cv_centerface_create(const char *onnx_path, char *err, size_t err_len) {
     try {
-        cv::setNumThreads(1);  // one detector per worker thread (see CVision.h)
+        shoebox_opencv_single_threaded();  // one detector per worker thread (see CVision.h)
         auto d = new cv_centerface_detector();
         std::ifstream file(onnx_path ? onnx_path : "", std::ios::binary);
         d->model.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());

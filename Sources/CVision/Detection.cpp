@@ -2,6 +2,7 @@
 // both can be measured on the same photos (Faces picks the default).
 #include "CVision.h"
 #include "ErrorText.hpp"
+#include "OpenCVThreads.hpp"
 #include "ScaledInput.hpp"
 
 #include <algorithm>
@@ -46,7 +47,7 @@ extern "C" {
 
 // Shoebox runs one detector per worker thread: OpenCV's own thread pool under resize and the
 // cascade would only compete with those workers. Process-wide, set when a detector is made.
-static void single_threaded_opencv() { cv::setNumThreads(1); }
+static void single_threaded_opencv() { shoebox_opencv_single_threaded(); }
 
 cv_hog_detector *cv_hog_create(char *err, size_t err_len) {
     try {
