@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PhotoLibrary", targets: ["PhotoLibrary"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Curation", targets: ["Curation"]),
+        .library(name: "Composer", targets: ["Composer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -128,9 +129,13 @@ let package = Package(
         // `add` waits for scores in the CLI (as `analyze --wait`), so it needs no pixels itself.
         .target(name: "Curation", dependencies: ["PhotoLibrary", "CSystem"]),
 
+        // Composer (brief 001): a draft of 1–4 photos stacked into one 1080×1920 HEIC story.
+        // Imaging decodes (upright, sRGB), scales and encodes (libheif's x265).
+        .target(name: "Composer", dependencies: ["PhotoLibrary", "Imaging"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation",
+            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Composer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -151,6 +156,9 @@ let package = Package(
         .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
         // `curate` through the built binary; scores given in-process through the library's writer.
         .testTarget(name: "CurationTests", dependencies: ["shoebox", "Curation", "PhotoLibrary", "TestSupport"]),
+        // `compose` through the built binary, checked against ImageMagick references; the draft
+        // and the layout as pure types.
+        .testTarget(name: "ComposerTests", dependencies: ["shoebox", "Composer", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

@@ -31,7 +31,7 @@ enum ShareFolder {
             if e == ENOTDIR { throw ShoeboxError(.invalidArgument, "\(path) is not a folder") }
             throw failure(path, e)
         }
-        if let real = realPath(fd) {
+        if let real = Library.realPath(ofDescriptor: fd) {
             do { try refuseInside(real, path, library) } catch {
                 close(fd)
                 throw error
@@ -42,20 +42,9 @@ enum ShareFolder {
 
     /// Throws when the folder whose real path is `real` is the library or inside it.
     static func refuseInside(_ real: String, _ path: String, _ library: Library) throws {
-        guard let root = realpath(library.root.path, nil) else { return }
-        let rootPath = String(cString: root)
-        free(root)
-        if real == rootPath || real.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") {
+        if library.contains(realPath: real) {
             throw ShoeboxError(.invalidArgument, "\(path) is inside the library: shared files there would be indexed as copies of their originals; share to a folder outside \(library.root.path)")
         }
-    }
-
-    /// The folder's path with every link resolved, from its descriptor.
-    static func realPath(_ fd: Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func failure(_ path: String, _ e: Int32) -> ShoeboxError {

@@ -16,7 +16,8 @@ struct Shoebox: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Init.self, Scan.self, Watch.self, List.self, Show.self, Trash.self, Restore.self, Album.self,
-                      Rebuild.self, Doctor.self, Analyze.self, PeopleCommand.self, Cache.self, Curate.self]
+                      Rebuild.self, Doctor.self, Analyze.self, PeopleCommand.self, Cache.self, Curate.self,
+                      Compose.self]
     )
 
     /// `shoebox --library PATH COMMAND …` is the documented spelling; ArgumentParser wants a
@@ -75,6 +76,7 @@ struct Shoebox: ParsableCommand {
         "people": ["list", "name", "merge", "forget"],
         "cache": ["clear", "thumbnail"],
         "curate": ["add", "list", "select", "deselect", "top", "remove", "share", "album", "clear"],
+        "compose": ["add", "list", "move", "replace", "remove", "clear", "export"],
     ]
 }
 

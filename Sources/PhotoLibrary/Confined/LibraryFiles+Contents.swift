@@ -15,6 +15,14 @@ extension LibraryFiles {
         }
     }
 
+    /// Writes the new file `relative` whole, never over anything there (`AtomicFile.create`:
+    /// `.alreadyExists` when the name is taken); its folders are made when missing.
+    public func createAtomically(_ data: Data, at relative: String) throws {
+        try withFolder(LibraryPath.parent(relative), creating: true) { folder in
+            try AtomicFile.create(data, named: LibraryPath.leaf(relative), inFolder: folder, shownAs: shown(LibraryPath.parent(relative)))
+        }
+    }
+
     /// Replaces a batch of files of the folder `relative` whole, all durable on return
     /// (`AtomicFile.writeDurably`).
     public func writeDurably(_ files: [(data: Data, name: String)], inFolder relative: String) throws {

@@ -28,6 +28,19 @@ public enum AtomicFile {
         if sync { fsync(folderFD) }
     }
 
+    /// Writes `name` in the open folder `folderFD` whole, never over anything already there (a
+    /// file, a link, a folder): the temporary is flushed, then renamed without replacing
+    /// (`RENAME_NOREPLACE`), so the name holds the complete file or nothing. Throws
+    /// `.alreadyExists` when the name is taken. For new files a user asked for (an exported
+    /// story, inside the library through `LibraryFiles.createAtomically` or in a folder outside).
+    public static func create(_ data: Data, named name: String, inFolder folderFD: Int32, shownAs folder: String) throws {
+        let temporary = try Temporary(name, in: folderFD, shownAs: folder, holding: data)
+        defer { temporary.discard() }
+        try temporary.flushData()
+        try temporary.rename(replacing: false)
+        fsync(folderFD)
+    }
+
     /// Writes a batch of files, each replaced whole, all durable on return, without waiting for
     /// anybody else's data as `syncFileSystem` does (a scan during a 3 GB copy ran 7× slower).
     /// Every temporary is written and its write-back started; once each one's data is on disk
@@ -169,11 +182,15 @@ public enum AtomicFile {
             if fdatasync(fd) != 0 { throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())") }
         }
 
-        /// Closes the temporary and puts it in the target's place.
-        func rename() throws {
+        /// Closes the temporary and puts it in the target's place (without `replacing`, only
+        /// where nothing is: `.alreadyExists` otherwise).
+        func rename(replacing: Bool = true) throws {
             close(fd)
             fd = -1
-            guard renameat(folderFD, temporaryName, folderFD, name) == 0 else {
+            let moved = replacing ? renameat(folderFD, temporaryName, folderFD, name)
+                                  : shoebox_renameat_noreplace(folderFD, temporaryName, folderFD, name)
+            guard moved == 0 else {
+                if !replacing && errno == EEXIST { throw ShoeboxError(.alreadyExists, "\(target) already exists; nothing was replaced") }
                 throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
             }
             renamed = true
