@@ -28,6 +28,7 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("UserAlbum", "PhotoLibrary"),
     ("Config", "PhotoLibrary"),
     ("Curation", "Curation"),
+    ("Composer", "Composer"),
 ]
 
 /// All targets share Targets/, one file each: the others' files are excluded (SwiftPM warns otherwise).
@@ -39,7 +40,7 @@ func otherFiles(than name: String) -> [String] {
 /// feature module's.
 func dependencies(of product: String) -> [Target.Dependency] {
     var out: [Target.Dependency] = ["FuzzSupport", .product(name: product, package: "Shoebox")]
-    if product == "Curation" { out.append(.product(name: "PhotoLibrary", package: "Shoebox")) }
+    if product == "Curation" || product == "Composer" { out.append(.product(name: "PhotoLibrary", package: "Shoebox")) }
     return out
 }
 

@@ -10,7 +10,9 @@ of each there are, and the ids each content has. Then, N times:
   - one operation, picked at random (weighted): trash 1–5 assets; restore 1–3; purge with
     SHOEBOX_NOW far ahead (everything in the trash has expired: its originals may legitimately go);
     album create/add/order/remove/delete; curate add (its analysis), select/top/remove (the list
-    file), share --to a folder outside the library (links or copies) and album; scan after the
+    file), share --to a folder outside the library (links or copies) and album; compose add/move/
+    remove/clear (the draft file) and export -o a file outside the library or --save into Collages/;
+    scan after the
     harness moved files between folders;
     watch while the harness drags files into and out of Recently Deleted/files/ by hand, creates
     and renames files;
@@ -34,6 +36,9 @@ of each there are, and the ids each content has. Then, N times:
       `curate list` reads the curation list (old or new, never damaged: curation_damaged), and
       every file `curate share` left in its folder under a name (not a hidden temporary) holds
       the bytes of an original whole (share_partial);
+      `compose list` reads the draft (composer_damaged), and every story `compose export` left
+      under a name (outside, or in Collages/) is a whole 1080×1920 HEIC (story_partial; a saved
+      one is then an original of the library like any other);
       and each original on disk is one asset (present or trashed).
       and no temporary of a whole-file write (`.NAME.PID.RANDOM.tmp`) is left: a kill leaves them,
       the next start deletes those whose writer is dead (stray_temporaries).
@@ -56,13 +61,13 @@ NOT_ORIGINALS = ("Albums", ".shoebox")          # top-level folders that never h
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
 WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
-           "curate": 12}
+           "curate": 12, "compose": 8}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
-         "curation_damaged", "share_partial")
+         "curation_damaged", "share_partial", "composer_damaged", "story_partial")
 # Reported, but not violations (exit status 0): none at present.
 NOTES = ()
 
@@ -102,6 +107,7 @@ class Harness:
         self.logs = os.path.join(self.work, "logs")
         # `curate share --to` makes its folder only inside one that exists (as `mkdir` does).
         os.makedirs(os.path.join(self.work, "shared"), exist_ok=True)
+        os.makedirs(os.path.join(self.work, "stories"), exist_ok=True)
         self.env = {k: v for k, v in os.environ.items() if k not in ("SHOEBOX_LIBRARY", "SHOEBOX_NOW")}
         self.hash_cache = {}
         self.expected = {}          # sha → copies on disk (library + Recently Deleted/files/)
@@ -292,6 +298,7 @@ class Harness:
             self.ids.setdefault(sha, set()).add(id_)
         self.initial_present = len(present)
         disk = self.census()
+        self.check_stories(disk, bad)
         for sha, n in self.expected.items():
             if len(disk.get(sha, [])) != n:
                 sys.exit(f"faults: set-up: {sha[:12]} has {n} assets but {len(disk.get(sha, []))} files")
@@ -371,6 +378,11 @@ class Harness:
             measure("curate", "curate", "share", "--to", os.path.join(self.work, "shared", f"calibration {round}"))
             measure("curate", "curate", "album")
             measure("curate", "curate", "remove")
+            stills = [a["id"] for a in self.assets if a["kind"] != "video"][round:round + 3]
+            measure("compose", "compose", "add", *stills[:2])
+            measure("compose", "compose", "export", "-o", os.path.join(self.work, "stories", f"calibration {round}.heic"))
+            measure("compose", "compose", "add", stills[-1])
+            measure("compose", "compose", "export", "--save")
             a = self.rng.choice(self.assets)
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
@@ -512,7 +524,7 @@ class Harness:
         # 7. No temporary of a whole-file write left behind: the next start removes those of dead writers.
         thumbs = os.path.join(self.lib, ".shoebox/thumbs")
         shards = [".shoebox/thumbs/" + x for x in sorted(os.listdir(thumbs))] if os.path.isdir(thumbs) else []
-        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info", *shards):
+        for d in (".shoebox", ".shoebox/sidecars", ".shoebox/albums", "Recently Deleted/info", "Collages", *shards):
             folder = os.path.join(self.lib, d)
             for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
                 if is_temporary(n):
@@ -541,6 +553,26 @@ class Harness:
                 bad("unindexed", abs(len(paths) - len(assets)), f"{sha[:12]}: files {paths}, assets {assets}",
                     (sha, len(paths), len(assets)))
         return problems
+
+    def check_stories(self, disk, bad):
+        """The composer's draft reads (old or new, never damaged), and every story under a name is
+        whole: outside the library, and in Collages/, where a new one becomes an original the
+        later checks count like any other."""
+        c = self.run("compose", "list", "--json", check=False)
+        if c.returncode != 0:
+            bad("composer_damaged", 1, f"compose list exited {c.returncode}: {c.stderr.strip()[-400:]}", c.stderr.strip()[-200:])
+        outside = [os.path.join(self.work, "stories", n) for n in sorted(os.listdir(os.path.join(self.work, "stories")))]
+        saved = [(sha, p) for sha, paths in disk.items() if sha not in self.ids
+                 for p in paths if p.startswith("Collages/") and not os.path.basename(p).startswith(".")]
+        for path in outside + [os.path.join(self.lib, p) for _, p in saved]:
+            if os.path.basename(path).startswith("."):
+                continue
+            info = subprocess.run(["heif-info", path], capture_output=True, text=True)
+            if info.returncode != 0 or "1080x1920" not in info.stdout:
+                bad("story_partial", 1, f"{path} is not a whole 1080×1920 HEIC: {info.stderr.strip()[-200:]}", path)
+        for sha, _ in saved:
+            self.expected[sha] = len(disk[sha])
+            self.ids.setdefault(sha, set())
 
     # ---- operations: each returns (description, argv, env, extra) to be run and killed
 
@@ -634,6 +666,30 @@ class Harness:
         to = os.path.join(self.work, "shared", str(run))
         copy = ["--copy"] if self.rng.random() < 0.5 else []
         return f"curate share{' --copy' if copy else ''}", ["curate", "share", "--to", to, *copy], None, None
+
+    def op_compose(self, run):
+        """A composer command: add, move, remove, clear (the draft file), export -o a file outside
+        the library, or export --save (a new photo in Collages/, indexed)."""
+        listed = self.run("compose", "list", "--json", check=False)
+        if listed.returncode != 0:
+            return None  # counted by check() as composer_damaged
+        n = len(json.loads(listed.stdout or "[]"))
+        ids = [a["id"] for a in self.pick_present(1, 4 - n) if a["kind"] != "video"] if n < 4 else []
+        choices = (["add"] if ids else []) + (["move", "remove", "clear", "export", "export", "save"] if n else [])
+        if not choices:
+            return None
+        what = self.rng.choice(choices)
+        if what == "add":
+            return f"compose add ({len(ids)})", ["compose", "add", *ids], None, None
+        if what == "move":
+            return "compose move", ["compose", "move", str(self.rng.randint(1, n)), str(self.rng.randint(1, n))], None, None
+        if what == "remove":
+            return "compose remove", ["compose", "remove", str(self.rng.randint(1, n))], None, None
+        if what == "clear":
+            return "compose clear", ["compose", "clear"], None, None
+        if what == "save":
+            return f"compose export --save ({n})", ["compose", "export", "--save"], None, None
+        return f"compose export ({n})", ["compose", "export", "-o", os.path.join(self.work, "stories", f"{run}.heic")], None, None
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""
@@ -910,7 +966,7 @@ class Harness:
                 plan = {"trash": self.op_trash, "restore": self.op_restore, "purge": self.op_purge,
                         "album": lambda: self.op_album(run), "scan": lambda: self.op_scan(run),
                         "analyze": self.op_analyze, "people": self.op_people,
-                        "curate": lambda: self.op_curate(run)}[op]()
+                        "curate": lambda: self.op_curate(run), "compose": lambda: self.op_compose(run)}[op]()
                 if plan:
                     break
             if plan is None:

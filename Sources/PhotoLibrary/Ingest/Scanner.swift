@@ -110,7 +110,7 @@ public final class Scanner {
     private func prepare(_ report: inout ScanReport) throws {
         try writer.recoverUnfinishedBatch()
         for folder in [LibraryLayout.stateFolder, LibraryLayout.sidecarsFolder, UserAlbums.stateFolder,
-                       RecentlyDeleted.folderName + "/info"] where library.files.exists(folder) {
+                       RecentlyDeleted.folderName + "/info", LibraryLayout.collagesFolder] where library.files.exists(folder) {
             try library.files.withFolder(folder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
         }
         if try index.count() == 0 {
