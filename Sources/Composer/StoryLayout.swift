@@ -74,12 +74,20 @@ public enum StoryLayout {
 
     private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(hi, max(lo, v)) }
 
-    /// The long side a decode must reach so the photo still covers the band without enlarging:
-    /// the upright long side times the fill's scale, rounded up (a JPEG is then DCT-scaled no
-    /// further than that). Nil when the index does not know the photo's size.
+    /// How much larger than the band the decode stays before the area scaling. A decode reduced
+    /// by a DCT scale or a box of k pixels blurs by that box on top of the area scaling's own
+    /// (k + final ratio wide instead of the final ratio alone): kept at most half the final
+    /// ratio, the extra softness is small (measured against ImageMagick's Lanczos crop:
+    /// docs/BENCHMARKS.md), while a 12-megapixel JPEG is still decoded at half size for a band
+    /// of a four-photo story.
+    public static let decodeOversampling = 2.0
+
+    /// The long side a decode must reach: the upright long side times the fill's scale times
+    /// `decodeOversampling`, rounded up (a JPEG is DCT-scaled, a HEIC box-reduced, no further).
+    /// Nil when the index does not know the photo's size.
     public static func decodeLongSide(fullWidth: Int, fullHeight: Int, width: Int, height: Int) -> Int? {
         guard fullWidth > 0, fullHeight > 0 else { return nil }
         let scale = max(Double(width) / Double(fullWidth), Double(height) / Double(fullHeight))
-        return Int((Double(max(fullWidth, fullHeight)) * scale).rounded(.up))
+        return Int((Double(max(fullWidth, fullHeight)) * scale * decodeOversampling).rounded(.up))
     }
 }

@@ -50,7 +50,12 @@ public struct StoryRenderer: Sendable {
         }
         let faces = asset.faces.map { StoryLayout.Box(x: $0.x, y: $0.y, w: $0.w, h: $0.h) }
         let image = decoded.image
-        let fill = StoryLayout.fill(sourceWidth: image.width, sourceHeight: image.height, width: width, height: band.height, faces: faces)
+        // The geometry of the whole upright image, not of the reduced one: a box reduction drops
+        // a partial row or column (2228 rows / 3 = 742), which would make the scaled image a row
+        // shorter than the photo's own proportions give and shift the detail by up to half a pixel.
+        let fill = StoryLayout.fill(sourceWidth: decoded.fullWidth > 0 ? decoded.fullWidth : image.width,
+                                    sourceHeight: decoded.fullHeight > 0 ? decoded.fullHeight : image.height,
+                                    width: width, height: band.height, faces: faces)
         return Downsample.window(image, scaledWidth: fill.scaledWidth, scaledHeight: fill.scaledHeight,
                                  x: fill.x, y: fill.y, width: width, height: band.height)
     }

@@ -77,8 +77,9 @@ final class ComposerUnitTests: XCTestCase {
     }
 
     func testDecodeSizeCoversTheBand() {
-        XCTAssertEqual(StoryLayout.decodeLongSide(fullWidth: 4032, fullHeight: 3024, width: 1080, height: 480), 1080)
-        XCTAssertEqual(StoryLayout.decodeLongSide(fullWidth: 4032, fullHeight: 3024, width: 1080, height: 1920), 2560)
+        // Twice the scaled size: a 4032 px photo in a 1080 px wide band is decoded at ≥ 2160 px.
+        XCTAssertEqual(StoryLayout.decodeLongSide(fullWidth: 4032, fullHeight: 3024, width: 1080, height: 480), 2160)
+        XCTAssertEqual(StoryLayout.decodeLongSide(fullWidth: 4032, fullHeight: 3024, width: 1080, height: 1920), 5120)
         XCTAssertNil(StoryLayout.decodeLongSide(fullWidth: 0, fullHeight: 0, width: 1080, height: 480))
     }
 }
