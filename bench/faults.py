@@ -124,6 +124,7 @@ class Harness:
         self.failed_runs = 0
         self.reported = set()       # (counter, key) of problems the last check found
         self.made = 0               # files the harness created (unique content)
+        self.stories = set()        # contents of stories `compose export --save` put into Collages/
         self.assets = []            # present assets (list --json), as of the last check
         self.trash_items = []       # trash list --json, as of the last check
         self.jpegs = []             # JPEG originals of the roll: sources of new files
@@ -298,7 +299,6 @@ class Harness:
             self.ids.setdefault(sha, set()).add(id_)
         self.initial_present = len(present)
         disk = self.census()
-        self.check_stories(disk, bad)
         for sha, n in self.expected.items():
             if len(disk.get(sha, [])) != n:
                 sys.exit(f"faults: set-up: {sha[:12]} has {n} assets but {len(disk.get(sha, []))} files")
@@ -459,6 +459,7 @@ class Harness:
         self.assets = present
         self.trash_items = items
         disk = self.census()
+        self.check_stories(disk, bad)
 
         # 1. Every original, as many times as it had copies, byte-identical.
         for sha in sorted(set(self.expected) | (set(disk) & set(self.ids))):
@@ -508,8 +509,8 @@ class Harness:
                 # Content the harness never wrote and the roll never had: a corrupted original?
                 bad("id_changes", 1, f"{path} ({state}) has content {sha[:12]} that no original had (id {id_})")
                 self.ids[sha] = {id_}
-            elif not known:
-                known.add(id_)  # first sight of a file the harness made
+            elif not known or (sha in self.stories and len(known) < self.expected.get(sha, 0)):
+                known.add(id_)  # first sight of a file the harness (or a saved story) made
             elif id_ not in known:
                 bad("id_changes", 1, f"{path} ({state}) has a new id {id_} for content {sha[:12]} (had {sorted(known)})")
                 known.add(id_)
@@ -562,7 +563,10 @@ class Harness:
         if c.returncode != 0:
             bad("composer_damaged", 1, f"compose list exited {c.returncode}: {c.stderr.strip()[-400:]}", c.stderr.strip()[-200:])
         outside = [os.path.join(self.work, "stories", n) for n in sorted(os.listdir(os.path.join(self.work, "stories")))]
-        saved = [(sha, p) for sha, paths in disk.items() if sha not in self.ids
+        # New stories: content no original had, or a story's content saved once more (the same
+        # photos make the same bytes: a byte-identical copy, which gets an id of its own).
+        saved = [(sha, p) for sha, paths in disk.items()
+                 if sha not in self.ids or (sha in self.stories and len(paths) > self.expected.get(sha, 0))
                  for p in paths if p.startswith("Collages/") and not os.path.basename(p).startswith(".")]
         for path in outside + [os.path.join(self.lib, p) for _, p in saved]:
             if os.path.basename(path).startswith("."):
@@ -572,7 +576,8 @@ class Harness:
                 bad("story_partial", 1, f"{path} is not a whole 1080×1920 HEIC: {info.stderr.strip()[-200:]}", path)
         for sha, _ in saved:
             self.expected[sha] = len(disk[sha])
-            self.ids.setdefault(sha, set())
+            self.ids.setdefault(sha, set())  # the new copy's id is learnt by the id check
+            self.stories.add(sha)
 
     # ---- operations: each returns (description, argv, env, extra) to be run and killed
 
