@@ -44,7 +44,13 @@ struct ComposeExport: ParsableCommand {
             var saved: Asset?
             let lock = try LibraryLock(library: library)
             try withExtendedLifetime(lock) {
-                if save { saved = try export.save(bytes, named: name) }
+                if save {
+                    do { saved = try export.save(bytes, named: name) } catch {
+                        // All or nothing: the file this run wrote outside goes with the failed save.
+                        if let file { unlink(file) }
+                        throw error
+                    }
+                }
                 // SPEC: the draft lasts until export. Cleared only if it is still the one drawn.
                 if (try? composer.load().draft) == draft { try composer.store.erase() }
             }
