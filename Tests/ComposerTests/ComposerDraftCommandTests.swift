@@ -79,6 +79,21 @@ final class ComposerDraftCommandTests: XCTestCase {
         XCTAssertEqual(names, ["dangling.heic", "link.heic", "taken.heic", "target.txt"], "no temporary left behind")
     }
 
+    func testTrashedPhotoStopsTheExportAndAPurgedOneLeavesTheDraft() throws {
+        let c = try Composing.library()
+        try c.ok(["add", "wide.jpg", "tall.png"])
+        XCTAssertEqual(try c.cli.run(["trash", "tall.png"]).status, 0)
+        XCTAssertEqual(try c.draft().map { $0["state"] as! String }, ["present", "trashed"], "a trashed photo stays, shown so")
+        try refused(c, ["export", "-o", c.out.appendingPathComponent("s.heic").path], "position 2")
+        let purge = try c.cli.run(["trash", "purge"], extraEnvironment: ["SHOEBOX_NOW": "2099-01-01T00:00:00Z"])
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        let r = try c.cli.run(["compose", "list", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("left the composer draft"), r.stderr)
+        XCTAssertEqual(try c.draftPaths(), ["wide.jpg"])
+        XCTAssertNoThrow(try c.export("after-purge.heic"))
+    }
+
     func testDamagedOrPlantedDraftIsOneLineAndClearRecovers() throws {
         let c = try Composing.library()
         let file = c.file(".shoebox/composer.json")
