@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Curation", targets: ["Curation"]),
         .library(name: "Tidy", targets: ["Tidy"]),
         .library(name: "Tracker", targets: ["Tracker"]),
+        .library(name: "Composer", targets: ["Composer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -143,9 +144,14 @@ let package = Package(
         // 2×3 collages from previews or originals, saved into Collages/ or written outside.
         .target(name: "Memories", dependencies: ["PhotoLibrary", "Imaging", "Metadata"]),
 
+        // Composer (brief 001): a draft of 1–4 photos stacked into one 1080×1920 HEIC story.
+        // Imaging decodes (upright, sRGB), scales and encodes (libheif's x265).
+        .target(name: "Composer", dependencies: ["PhotoLibrary", "Imaging"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
             "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
+            "Composer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -176,6 +182,9 @@ let package = Package(
         .testTarget(name: "TrackerTests", dependencies: ["shoebox", "Tracker", "PhotoLibrary", "TestSupport"]),
         // `memories` through the built binary on an analysed roll; the pure selection and crop rules in-process.
         .testTarget(name: "MemoriesTests", dependencies: ["shoebox", "Memories", "PhotoLibrary", "TestSupport"]),
+        // `compose` through the built binary, checked against ImageMagick references; the draft
+        // and the layout as pure types.
+        .testTarget(name: "ComposerTests", dependencies: ["shoebox", "Composer", "PhotoLibrary", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

@@ -365,6 +365,14 @@ put("Tracker", json.dumps({"schema_version": 1, "projects": [tp], "miniatures": 
 put("Tracker", json.dumps({"schema_version": 2, "projects": [], "miniatures": [tm | {"recipe_ids": ["x", "x"]}], "recipes": [],
                            "photos": [tf | {"file": "Tracker/photos/../../etc/passwd"}]}), "near")
 put("Tracker", json.dumps({"schema_version": 3, "projects": [tp | {"game_system": "Necromunda"}]}), "wrong")
+# The composer's draft: what `ComposerDraft.encoded` writes (one to four ids), and near misses
+# (five ids, an id twice, an unknown field, a newer schema, ids as numbers).
+more = ids + ["5d0c7e21-3b4a-4f6e-8a9b-0c1d2e3f4a5b", "6e1d8f32-4c5b-4a7f-9b0c-1d2e3f4a5b6c"]
+put("Composer", json.dumps({"items": ids[:1], "schema": 1}, indent=2, sort_keys=True), "one")
+put("Composer", json.dumps({"items": more[:4], "schema": 1}, indent=2, sort_keys=True), "four")
+put("Composer", json.dumps({"items": more, "schema": 1}), "five")
+put("Composer", json.dumps({"items": ids[:1] * 2, "schema": 1, "extra": [1]}), "twice")
+put("Composer", json.dumps({"items": [1, 2], "schema": 2}), "wrong")
 
 # Camera raw: DNGs made by scripts/make-dng (pidng, when install-deps made its venv), with and
 # without an embedded preview, a TIFF header alone, and a CR3-like ISO-BMFF head of brand 'crx '.

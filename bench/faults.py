@@ -15,6 +15,9 @@ of each there are, and the ids each content has. Then, N times:
     mini, recipe and photo add/update/link/rm (Tracker/tracker.json and Tracker/photos/); scan after the
     file), share --to a folder outside the library (links or copies) and album; memories collage
     --save (a new JPEG in Collages/, indexed); scan after the
+    file), share --to a folder outside the library (links or copies) and album; compose add/move/
+    remove/clear (the draft file) and export -o a file outside the library or --save into Collages/;
+    scan after the
     harness moved files between folders;
     watch while the harness drags files into and out of Recently Deleted/files/ by hand, creates
     and renames files;
@@ -41,6 +44,9 @@ of each there are, and the ids each content has. Then, N times:
       `tidy status` reads the session (tidy_damaged: never half a session after a kill);
       `tracker project list` reads the tracker (tracker_damaged), and Tracker/tracker.json keeps its
       references and every photo it names is there with its SHA-256 (tracker_integrity);
+      `compose list` reads the draft (composer_damaged), and every story `compose export` left
+      under a name (outside, or in Collages/) is a whole 1080×1920 HEIC (story_partial; a saved
+      one is then an original of the library like any other);
       and each original on disk is one asset (present or trashed).
       and each original on disk is one asset (present or trashed);
       every collage `memories --save` left in Collages/ under a name is a whole JPEG (collage_partial;
@@ -66,13 +72,14 @@ NOT_ORIGINALS = ("Albums", ".shoebox", "Tracker")  # top-level folders that neve
 SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user folders
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
 WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
-           "curate": 12, "tidy": 12, "tracker": 12, "memories": 6}
+           "curate": 12, "tidy": 12, "tracker": 12, "memories": 6, "compose": 8}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
-         "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity", "collage_partial")
+         "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity", "collage_partial",
+         "composer_damaged", "story_partial")
 # Reported, but not violations (exit status 0): none at present.
 NOTES = ()
 
@@ -112,6 +119,7 @@ class Harness:
         self.logs = os.path.join(self.work, "logs")
         # `curate share --to` makes its folder only inside one that exists (as `mkdir` does).
         os.makedirs(os.path.join(self.work, "shared"), exist_ok=True)
+        os.makedirs(os.path.join(self.work, "stories"), exist_ok=True)
         self.env = {k: v for k, v in os.environ.items() if k not in ("SHOEBOX_LIBRARY", "SHOEBOX_NOW")}
         self.hash_cache = {}
         self.expected = {}          # sha → copies on disk (library + Recently Deleted/files/)
@@ -130,6 +138,7 @@ class Harness:
         self.made = 0               # files the harness created (unique content)
         self.inodes = set()         # inodes of the library's files at the last check (new ones in Collages/ are collages)
         self.collage_shas = set()   # collages' contents: one saved twice (same seed) is a copy with its own id
+        self.stories = set()        # contents of stories `compose export --save` put into Collages/
         self.assets = []            # present assets (list --json), as of the last check
         self.trash_items = []       # trash list --json, as of the last check
         self.jpegs = []             # JPEG originals of the roll: sources of new files
@@ -398,6 +407,11 @@ class Harness:
             years = [y for y in self.json("memories", "sources").get("years", []) if y["count"] >= 6]
             if years:
                 measure("memories", "memories", "collage", "--year", str(years[0]["year"]), "--save")
+            stills = [a["id"] for a in self.assets if a["kind"] != "video"][round:round + 3]
+            measure("compose", "compose", "add", *stills[:2])
+            measure("compose", "compose", "export", "-o", os.path.join(self.work, "stories", f"calibration {round}.heic"))
+            measure("compose", "compose", "add", stills[-1])
+            measure("compose", "compose", "export", "--save")
             a = self.rng.choice(self.assets)
             stem, ext = os.path.splitext(a["path"])
             os.rename(os.path.join(self.lib, a["path"]), os.path.join(self.lib, f"{stem} calibration {round}{ext}"))
@@ -474,6 +488,7 @@ class Harness:
         self.assets = present
         self.trash_items = items
         disk = self.census()
+        self.check_stories(disk, bad)
 
         # 0. Collages `memories --save` made are new originals, once whole.
         self.adopt_collages(bad)
@@ -530,6 +545,8 @@ class Harness:
                 known.add(id_)  # first sight of a file the harness made
             elif id_ not in known and sha in self.collage_shas:
                 known.add(id_)  # a collage saved again with the same seed: a copy, with its own id
+            elif not known or (sha in self.stories and len(known) < self.expected.get(sha, 0)):
+                known.add(id_)  # first sight of a file the harness (or a saved story) made
             elif id_ not in known:
                 bad("id_changes", 1, f"{path} ({state}) has a new id {id_} for content {sha[:12]} (had {sorted(known)})")
                 known.add(id_)
@@ -587,6 +604,30 @@ class Harness:
                 bad("unindexed", abs(len(paths) - len(assets)), f"{sha[:12]}: files {paths}, assets {assets}",
                     (sha, len(paths), len(assets)))
         return problems
+
+    def check_stories(self, disk, bad):
+        """The composer's draft reads (old or new, never damaged), and every story under a name is
+        whole: outside the library, and in Collages/, where a new one becomes an original the
+        later checks count like any other."""
+        c = self.run("compose", "list", "--json", check=False)
+        if c.returncode != 0:
+            bad("composer_damaged", 1, f"compose list exited {c.returncode}: {c.stderr.strip()[-400:]}", c.stderr.strip()[-200:])
+        outside = [os.path.join(self.work, "stories", n) for n in sorted(os.listdir(os.path.join(self.work, "stories")))]
+        # New stories: content no original had, or a story's content saved once more (the same
+        # photos make the same bytes: a byte-identical copy, which gets an id of its own).
+        saved = [(sha, p) for sha, paths in disk.items()
+                 if sha not in self.ids or (sha in self.stories and len(paths) > self.expected.get(sha, 0))
+                 for p in paths if p.startswith("Collages/") and not os.path.basename(p).startswith(".")]
+        for path in outside + [os.path.join(self.lib, p) for _, p in saved]:
+            if os.path.basename(path).startswith("."):
+                continue
+            info = subprocess.run(["heif-info", path], capture_output=True, text=True)
+            if info.returncode != 0 or "1080x1920" not in info.stdout:
+                bad("story_partial", 1, f"{path} is not a whole 1080×1920 HEIC: {info.stderr.strip()[-200:]}", path)
+        for sha, _ in saved:
+            self.expected[sha] = len(disk[sha])
+            self.ids.setdefault(sha, set())  # the new copy's id is learnt by the id check
+            self.stories.add(sha)
 
     # ---- operations: each returns (description, argv, env, extra) to be run and killed
 
@@ -820,6 +861,29 @@ class Harness:
                     self.inodes.add(os.lstat(os.path.join(d, n)).st_ino)
                 except FileNotFoundError:
                     continue
+    def op_compose(self, run):
+        """A composer command: add, move, remove, clear (the draft file), export -o a file outside
+        the library, or export --save (a new photo in Collages/, indexed)."""
+        listed = self.run("compose", "list", "--json", check=False)
+        if listed.returncode != 0:
+            return None  # counted by check() as composer_damaged
+        n = len(json.loads(listed.stdout or "[]"))
+        ids = [a["id"] for a in self.pick_present(1, 4 - n) if a["kind"] != "video"] if n < 4 else []
+        choices = (["add"] if ids else []) + (["move", "remove", "clear", "export", "export", "save"] if n else [])
+        if not choices:
+            return None
+        what = self.rng.choice(choices)
+        if what == "add":
+            return f"compose add ({len(ids)})", ["compose", "add", *ids], None, None
+        if what == "move":
+            return "compose move", ["compose", "move", str(self.rng.randint(1, n)), str(self.rng.randint(1, n))], None, None
+        if what == "remove":
+            return "compose remove", ["compose", "remove", str(self.rng.randint(1, n))], None, None
+        if what == "clear":
+            return "compose clear", ["compose", "clear"], None, None
+        if what == "save":
+            return f"compose export --save ({n})", ["compose", "export", "--save"], None, None
+        return f"compose export ({n})", ["compose", "export", "-o", os.path.join(self.work, "stories", f"{run}.heic")], None, None
 
     def op_scan(self, run):
         """Moves made while nothing ran, then the scan that finds them."""
@@ -1099,7 +1163,7 @@ class Harness:
                         "analyze": self.op_analyze, "people": self.op_people,
                         "curate": lambda: self.op_curate(run), "tidy": lambda: self.op_tidy(run),
                         "memories": self.op_memories,
-                        "tracker": lambda: self.op_tracker(run)}[op]()
+                        "tracker": lambda: self.op_tracker(run), "compose": lambda: self.op_compose(run)}[op]()
                 if plan:
                     break
             if plan is None:

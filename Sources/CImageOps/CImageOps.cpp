@@ -35,6 +35,22 @@ extern "C" int shoebox_resize_region(const uint8_t *src, int srcWidth, int srcHe
     }
 }
 
+extern "C" int shoebox_resize_window(const uint8_t *src, int srcWidth, int srcHeight, int scaledWidth, int scaledHeight,
+                                     int x, int y, uint8_t *dst, int dstWidth, int dstHeight) {
+    if (x < 0 || y < 0 || dstWidth <= 0 || dstHeight <= 0 || x + dstWidth > scaledWidth || y + dstHeight > scaledHeight) return -1;
+    try {
+        cv::Mat in(srcHeight, srcWidth, CV_8UC3, const_cast<uint8_t *>(src));
+        cv::Mat scaled;
+        bool reduces = scaledWidth <= srcWidth && scaledHeight <= srcHeight;
+        cv::resize(in, scaled, cv::Size(scaledWidth, scaledHeight), 0, 0, reduces ? cv::INTER_AREA : cv::INTER_CUBIC);
+        cv::Mat out(dstHeight, dstWidth, CV_8UC3, dst);
+        scaled(cv::Rect(x, y, dstWidth, dstHeight)).copyTo(out);
+        return out.data == dst ? 0 : -1;
+    } catch (...) {
+        return -1;
+    }
+}
+
 extern "C" int shoebox_phash(const uint8_t *rgb, int width, int height, uint64_t *hash) {
     try {
         cv::Mat in(height, width, CV_8UC3, const_cast<uint8_t *>(rgb));

@@ -20,6 +20,12 @@ int shoebox_resize_region(const uint8_t *src, int srcWidth, int srcHeight,
                           int cropX, int cropY, int cropWidth, int cropHeight,
                           uint8_t *dst, int dstStride, int dstWidth, int dstHeight);
 
+/// `src` scaled to scaledWidth×scaledHeight (INTER_AREA when neither side grows, else
+/// INTER_CUBIC: area averaging only reduces), then the dstWidth×dstHeight window at (x, y) of the
+/// scaled image copied into `dst`. Returns 0, or -1 when OpenCV threw or the window is not inside.
+int shoebox_resize_window(const uint8_t *src, int srcWidth, int srcHeight, int scaledWidth, int scaledHeight,
+                          int x, int y, uint8_t *dst, int dstWidth, int dstHeight);
+
 /// cv::img_hash::PHash of interleaved 8-bit RGB: 64 bits, first byte of OpenCV's hash in the
 /// high bits. Returns 0 and sets *hash, or -1 when OpenCV threw.
 int shoebox_phash(const uint8_t *rgb, int width, int height, uint64_t *hash);

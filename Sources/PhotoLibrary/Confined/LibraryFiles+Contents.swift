@@ -15,6 +15,14 @@ extension LibraryFiles {
         }
     }
 
+    /// Writes the new file `relative` whole, never over anything there (`create`, throwing
+    /// `.alreadyExists` when the name is taken); its folders are made when missing.
+    public func createAtomically(_ data: Data, at relative: String) throws {
+        guard try create(data, at: relative) else {
+            throw ShoeboxError(.alreadyExists, "\(relative) already exists; nothing was replaced")
+        }
+    }
+
     /// Replaces a batch of files of the folder `relative` whole, all durable on return
     /// (`AtomicFile.writeDurably`).
     public func writeDurably(_ files: [(data: Data, name: String)], inFolder relative: String) throws {

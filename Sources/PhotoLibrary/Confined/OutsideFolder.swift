@@ -17,7 +17,7 @@ public enum OutsideFolder {
         let parent = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: path), let real = realpath(parent, nil) {
             defer { free(real) }
-            if isInside(String(cString: real), library) { throw inside(path) }
+            if library.contains(realPath: String(cString: real)) { throw inside(path) }
         }
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
             let e = errno
@@ -30,26 +30,10 @@ public enum OutsideFolder {
             if e == ENOTDIR { throw ShoeboxError(.invalidArgument, "\(path) is not a folder") }
             throw failure(path, e)
         }
-        if let real = realPath(fd), isInside(real, library) {
+        if let real = Library.realPath(ofDescriptor: fd), library.contains(realPath: real) {
             close(fd)
             throw inside(path)
         }
         return fd
-    }
-
-    /// Whether the real path `real` is the library's folder or inside it.
-    static func isInside(_ real: String, _ library: Library) -> Bool {
-        guard let root = realpath(library.root.path, nil) else { return false }
-        let base = String(cString: root)
-        free(root)
-        return real == base || real.hasPrefix(base.hasSuffix("/") ? base : base + "/")
-    }
-
-    /// The folder's path with every link resolved, from its descriptor.
-    static func realPath(_ fd: Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -214,8 +214,8 @@ public enum AtomicFile {
 
     /// Deletes the temporaries in the open folder `folderFD` whose writer is gone: a `kill -9`
     /// (or a power cut) between the temporary's creation and its rename leaves one behind, and
-    /// nothing else would ever remove it. They hold no photo (only Shoebox's own files are written
-    /// this way). A live writer's temporary is kept; a PID reused since costs a few bytes until
+    /// nothing else would ever remove it. They hold no photo (Shoebox's own files, and collages or
+    /// stories not yet under their name: `create`). A live writer's temporary is kept; a PID reused since costs a few bytes until
     /// the next time. Returns the names removed.
     @discardableResult
     public static func removeTemporariesOfDeadWriters(inFolder folderFD: Int32) -> [String] {
