@@ -617,7 +617,8 @@ class Harness:
         # photos make the same bytes: a byte-identical copy, which gets an id of its own).
         saved = [(sha, p) for sha, paths in disk.items()
                  if sha not in self.ids or (sha in self.stories and len(paths) > self.expected.get(sha, 0))
-                 for p in paths if p.startswith("Collages/") and not os.path.basename(p).startswith(".")]
+                 for p in paths if p.startswith("Collages/") and not os.path.basename(p).startswith(".")
+                 and p.lower().endswith(".heic")]  # stories; the JPEGs there are memories' collages
         for path in outside + [os.path.join(self.lib, p) for _, p in saved]:
             if os.path.basename(path).startswith("."):
                 continue
@@ -842,6 +843,8 @@ class Harness:
             path = os.path.join(folder, n)
             if n.startswith(".") or not os.path.isfile(path) or os.path.islink(path) or os.lstat(path).st_ino in self.inodes:
                 continue
+            if not n.lower().endswith(".jpg"):
+                continue  # a story `compose export --save` made (HEIC): check_stories' concern
             sha = self.sha(path)
             if sha in self.ids and sha not in self.collage_shas:
                 continue  # an original's bytes (a hard link would be another tool's doing)

@@ -39,11 +39,20 @@ final class TidyRobustnessTests: XCTestCase {
         let state = t.root.appendingPathComponent(".shoebox/tidy.json")
         try FileManager.default.removeItem(at: state)
         try FileManager.default.createSymbolicLink(at: state, withDestinationURL: outside)
-        let r = try t.cli.run(["tidy", "keep"])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderrLines.count, 1, r.stderr)
+        // The session file is one Shoebox owns: a link there stops every writing command, naming
+        // it, and `doctor` names it too; nothing is written through it.
+        for args in [["tidy", "keep"], ["tidy", "filter", "all"], ["scan"]] {
+            let r = try t.cli.run(args)
+            XCTAssertEqual(r.status, 1, "\(args)")
+            XCTAssertEqual(r.stderrLines.count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(".shoebox/tidy.json"), r.stderr)
+        }
+        let doctor = try t.cli.run(["doctor"])
+        XCTAssertNotEqual(doctor.status, 0)
+        XCTAssertTrue((doctor.stdout + doctor.stderr).contains(".shoebox/tidy.json"), doctor.stdout)
         XCTAssertEqual(try Data(contentsOf: outside), content, "the file outside the library is untouched")
-        // A new session replaces the link itself, never writes through it.
+        // Once the link is gone, a new session starts; the decisions made before are kept.
+        try FileManager.default.removeItem(at: state)
         try t.ok(["tidy", "filter", "all"])
         XCTAssertEqual(try Data(contentsOf: outside), content)
         XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: state.path))

@@ -16,7 +16,7 @@ public enum OwnedPaths {
     /// Files that must be regular files when present.
     static let files = [".shoebox/lock", ".shoebox/index.sqlite", ".shoebox/index.sqlite-wal",
                         ".shoebox/index.sqlite-shm", ".shoebox/journal.json", ".shoebox/purge.log",
-                        ".shoebox/config.toml", ".shoebox/curation.json", ".shoebox/composer.json",
+                        ".shoebox/config.toml", ".shoebox/curation.json", ".shoebox/composer.json", ".shoebox/tidy.json",
                         "Tracker/tracker.json"]
 
     /// One line per owned path that is not what it should be (empty when all are right).
