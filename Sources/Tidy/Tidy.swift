@@ -59,12 +59,11 @@ public struct Tidy {
     /// A new session over `filter`: the candidates as the index has them now, similar shots
     /// grouped, frozen into a list. Decisions already made stay on the assets.
     public func start(_ filter: TidyFilter) throws -> TidySession {
-        let old = try? store.loadState()
         let keys = try index.similarityKeys(matching: filter.query(now: now))
         let items = TidyItem.items(keys, groups: SimilarShots.groups(keys))
         let state = TidyState(session: AssetID().rawValue, filter: filter, startedAt: now,
                               items: items.count, totalAssets: keys.count)
-        try store.start(state, items: items, replacing: old)
+        try store.start(state, items: items)
         return TidySession(state: state, list: try store.loadList(of: state))
     }
 

@@ -42,7 +42,7 @@ public struct TidyStore: Sendable {
     }
 
     /// Starts `state` with its `items`: the list first, then the state, then the old list goes.
-    func start(_ state: TidyState, items: [TidyItem], replacing old: TidyState?) throws {
+    func start(_ state: TidyState, items: [TidyItem]) throws {
         try library.files.writeAtomically(TidyList.encode(items, session: state.session), to: Self.listPath(state.session))
         try save(state)
         removeLeftoverLists(keeping: state.session)
