@@ -1267,7 +1267,7 @@ def main():
     if a.row:
         sys.stdout = real_stdout
         lost = sum(h.counts[k] for k in COUNTERS)
-        print(f"| fault injection: kill -9 during trash, restore, purge, albums, scan, watch, analyze, people, curate, memories --save ({a.runs:,} runs) "
+        print(f"| fault injection: kill -9 during trash, restore, purge, albums, scan, watch, analyze, people, curate, tidy, tracker, memories --save, compose ({a.runs:,} runs) "
               f"| {h.kills:,} kills ({h.at_write:,} on entry to a write call), "
               + ", ".join(f"{k.replace('_', ' ')} {h.counts[k]}" for k in COUNTERS)
               + f", other violations {violations}; {seconds:.0f} s | no comparison tool kills a photo manager mid-write "
