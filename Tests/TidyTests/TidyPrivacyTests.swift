@@ -23,7 +23,10 @@ final class TidyPrivacyTests: XCTestCase {
         // The watcher: started, sees a new file, stopped.
         script += """
             \(ShoeboxCLI.binary) watch --library '\(t.root.path)' > /dev/null 2>&1 &
-            w=$!; sleep 2; cp '\(t.root.path)/\(t.items.first { $0.format == "jpeg" }!.path)' '\(t.root.path)/offline.jpg'; sleep 2
+            w=$!; sleep 1; cp '\(t.root.path)/\(t.items.first { $0.format == "jpeg" }!.path)' '\(t.root.path)/offline.jpg'
+            for i in $(seq 1 150); do
+              \(ShoeboxCLI.binary) list --library '\(t.root.path)' 2>/dev/null | grep -q offline.jpg && break; sleep 0.2
+            done
             kill -INT $w; wait $w || true
             """
         var command = [strace, "-f", "-e", "trace=socket,connect", "-o", log.path, "/bin/sh", "-c", script]
