@@ -36,7 +36,11 @@ public struct TidyGroupEntry: Sendable {
 extension Tidy {
     /// The session's standing, the piles counted from the index.
     public func status(_ session: inout TidySession, countingUnreviewed: Bool = false) throws -> TidyStatus {
-        let current = try self.current(&session)
+        try status(session, current: try self.current(&session), countingUnreviewed: countingUnreviewed)
+    }
+
+    /// The standing of `session` whose item under review `current` was just found (`current`).
+    public func status(_ session: TidySession, current: TidyCurrent?, countingUnreviewed: Bool = false) throws -> TidyStatus {
         let s = session.state
         return TidyStatus(
             filter: session.filter, session: s.session, startedAt: s.startedAt,
@@ -67,19 +71,11 @@ extension Tidy {
         var n = max(0, start)
         while n < session.list.count {
             let end = min(session.list.count, n + 2000)
-            var items: [(Int, TidyItem)] = []
-            for i in n..<end {
-                guard let item = session.list.item(at: i) else {
-                    throw TidyError.damaged(TidyStore.listPath(session.state.session), "line \(i + 2) is not an item")
-                }
-                items.append((i, item))
-            }
-            let byID = try assets(items.flatMap { $0.1.members })
+            let items = try (n..<end).map { (index: $0, item: try session.item(at: $0)) }
+            let byID = try assets(items.flatMap(\.item.members))
             for (i, item) in items {
-                let present = item.members.compactMap { byID[$0] }.filter { $0.state == .present }
-                guard !present.isEmpty else { continue }
-                let open = present.filter { $0.tidyMark?.session != session.state.session }.map(\.id)
-                out.append(TidyCurrent(index: i, item: item, assets: present, open: open))
+                let entry = TidyCurrent(index: i, item: item, assets: byID, session: session.state.session)
+                if !entry.assets.isEmpty { out.append(entry) }
             }
             n = end
         }

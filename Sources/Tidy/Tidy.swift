@@ -15,6 +15,24 @@ public struct TidyCurrent: Sendable {
     public var item: TidyItem
     public var assets: [Asset]
     public var open: [AssetID]
+
+    /// Item `index` of `session` from its members' records (`byID`, any state).
+    init(index: Int, item: TidyItem, assets byID: [AssetID: Asset], session: String) {
+        self.index = index
+        self.item = item
+        assets = item.members.compactMap { byID[$0] }.filter { $0.state == .present }
+        open = assets.filter { $0.tidyMark?.session != session }.map(\.id)
+    }
+}
+
+extension TidySession {
+    /// Line `n` of the list, or one line naming the damaged file.
+    func item(at n: Int) throws -> TidyItem {
+        guard let item = list.item(at: n) else {
+            throw TidyError.damaged(TidyStore.listPath(state.session), "line \(n + 2) is not an item")
+        }
+        return item
+    }
 }
 
 /// Tidy (brief 004) on a library: review sessions over a filter, similar shots, the marked
@@ -73,15 +91,9 @@ public struct Tidy {
     public func current(_ session: inout TidySession) throws -> TidyCurrent? {
         var n = session.state.position
         while n < session.list.count {
-            guard let item = session.list.item(at: n) else {
-                throw TidyError.damaged(TidyStore.listPath(session.state.session), "line \(n + 2) is not an item")
-            }
-            let byID = try assets(item.members)
-            let present = item.members.compactMap { byID[$0] }.filter { $0.state == .present }
-            let open = present.filter { $0.tidyMark?.session != session.state.session }.map(\.id)
-            if !open.isEmpty {
-                return TidyCurrent(index: n, item: item, assets: present, open: open)
-            }
+            let item = try session.item(at: n)
+            let found = TidyCurrent(index: n, item: item, assets: try assets(item.members), session: session.state.session)
+            if !found.open.isEmpty { return found }
             session.state.positionAssets += session.list.memberCount(at: n)
             n += 1
             session.state.position = n

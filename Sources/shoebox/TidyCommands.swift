@@ -39,17 +39,16 @@ struct TidyContext {
         self.tidy = tidy
     }
 
-    /// The item under review as JSON, and the status after it.
-    func snapshot(_ session: inout TidySession) throws -> (item: TidyItemJSON?, current: TidyCurrent?, status: TidyStatus) {
+    /// The item under review (as JSON too) and the status; when finding it moved the session's
+    /// position on (items decided or vanished were passed), the session is saved.
+    func snapshot(_ session: inout TidySession, countingUnreviewed: Bool = false) throws
+        -> (item: TidyItemJSON?, current: TidyCurrent?, status: TidyStatus) {
+        let before = session.state.position
         let current = try tidy.current(&session)
-        let status = try tidy.status(&session)
+        if session.state.position != before { try tidy.store.save(session.state) }
+        let status = try tidy.status(session, current: current, countingUnreviewed: countingUnreviewed)
         let item = try current.map { TidyItemJSON($0, companions: try tidy.companions(of: $0.assets)) }
         return (item, current, status)
-    }
-
-    /// Saves the session when looking for the current item moved its position on.
-    func savingPosition(_ session: TidySession, _ before: Int) throws {
-        if session.state.position != before { try tidy.store.save(session.state) }
     }
 }
 
@@ -128,9 +127,7 @@ struct TidyStatusCommand: ParsableCommand {
         try reportingErrors {
             let c = try TidyContext(options, writing: true)
             var session = try c.tidy.open()
-            let before = session.state.position
-            let status = try c.tidy.status(&session, countingUnreviewed: true)
-            try c.savingPosition(session, before)
+            let status = try c.snapshot(&session, countingUnreviewed: true).status
             if output.json { return try output.print(TidyStatusJSON(status)) }
             TidyText.analysisHint(c.tidy)
             Terminal.out("Session \(status.filter): \(TidyText.number(status.position)) of \(TidyText.number(status.total)) reviewed"
@@ -152,9 +149,7 @@ struct TidyNext: ParsableCommand {
         try reportingErrors {
             let c = try TidyContext(options, writing: true)
             var session = try c.tidy.open()
-            let before = session.state.position
             let (item, current, status) = try c.snapshot(&session)
-            try c.savingPosition(session, before)
             if output.json { return try output.print(TidyNextJSON(item: item, status: TidyStatusJSON(status))) }
             guard let current else { return TidyText.whenDone(status).forEach(Terminal.message) }
             Terminal.out(TidyText.item(current))

@@ -22,9 +22,7 @@ struct TidyDecisionArguments: ParsableArguments {
             let c = try TidyContext(options, writing: true)
             var session = try c.tidy.open()
             let decided = try c.tidy.decide(decision, asset, others: others, in: &session)
-            let before = session.state.position
             let (item, current, status) = try c.snapshot(&session)
-            try c.savingPosition(session, before)
             if output.json { return try output.print(TidyDecisionJSON(decided, next: item, status: TidyStatusJSON(status))) }
             Terminal.message(said(decided))
             if decided.othersDecision == nil, decision == .keep, let current, current.item.members.contains(where: decided.ids.contains),

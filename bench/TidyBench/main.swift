@@ -57,7 +57,7 @@ do {
         nexts.append(try milliseconds {
             guard let current = try tidy.current(&session) else { return }
             let item = TidyItemJSON(current, companions: try tidy.companions(of: current.assets))
-            _ = try ShoeboxJSON.document(TidyNextJSON(item: item, status: TidyStatusJSON(try tidy.status(&session))))
+            _ = try ShoeboxJSON.document(TidyNextJSON(item: item, status: TidyStatusJSON(try tidy.status(session, current: current))))
         })
         if decide { decisions.append(try milliseconds { _ = try tidy.decide(.keep, in: &session) }) }
     }
