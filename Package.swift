@@ -185,6 +185,10 @@ let package = Package(
         // `compose` through the built binary, checked against ImageMagick references; the draft
         // and the layout as pure types.
         .testTarget(name: "ComposerTests", dependencies: ["shoebox", "Composer", "PhotoLibrary", "TestSupport"]),
+        // Every feature's main flow through the session layer alone, in-process: exactly the calls a
+        // front end makes (no subprocess, no CLI type), and the holes the session layer closes.
+        .testTarget(name: "SessionTests", dependencies: ["PhotoLibrary", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
+                                                         "Composer", "TestSupport"]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

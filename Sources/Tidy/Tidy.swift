@@ -50,10 +50,12 @@ public struct Tidy {
     /// reads a few index entries. Call before opening the index (`openIndex` does).
     public static let decisionIndex = FeatureIndex(feature: TidyMark.feature, field: "decision")
 
-    /// The library's index, with Tidy's index on decisions declared first.
+    /// What Tidy adds to a library session: its index on decisions.
+    public static let feature = LibraryFeature(name: TidyMark.feature, schema: IndexSchema(indexes: [decisionIndex]))
+
+    /// The library's index, with Tidy's index on decisions in its schema.
     public static func openIndex(_ library: Library) throws -> Index {
-        FeatureIndex.register([decisionIndex])
-        return try Index(library: library)
+        try Index(library: library, schema: feature.schema)
     }
 
     public init(library: Library, index: Index, writer: AssetWriter? = nil, now: Date = ShoeboxClock.now()) {

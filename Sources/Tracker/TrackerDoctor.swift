@@ -4,7 +4,16 @@ import PhotoLibrary
 /// `doctor`'s tracker findings (the CLI adds them to the core's report): the tracker file reads,
 /// its references hold (requirement 9.3), every photo record has its file, and no copy is left
 /// that no record names. Reads `Tracker/` only; changes nothing. None when there is no tracker.
-public enum TrackerDoctor {
+extension Tracker {
+    /// What the tracker adds to a library session: its doctor findings.
+    public static let feature = LibraryFeature(name: "tracker", doctorChecks: [TrackerDoctor()])
+}
+
+public struct TrackerDoctor: DoctorCheck {
+    public init() {}
+
+    public func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] { Self.findings(context.library) }
+
     public static func findings(_ library: Library) -> [DoctorReport.Check] {
         let name = "tracker"
         guard ((try? library.files.lstat(LibraryLayout.trackerFolder)) ?? nil) != nil else { return [] }

@@ -34,8 +34,8 @@ struct AlbumList: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
+            let session = try options.session()
+            let (library, index) = (session.library, session.index)
             let albums = try AlbumLinker(library: library, index: index).desired()
             if output.json { return try output.print(albums.map(AlbumSummaryJSON.init)) }
             if albums.isEmpty {
@@ -62,8 +62,8 @@ struct AlbumShow: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
+            let session = try options.session()
+            let (library, index) = (session.library, session.index)
             let album = try AlbumLinker(library: library, index: index).find(name)
             if output.json { return try output.print(AlbumJSON(album)) }
             Terminal.message("\(displayPath(AlbumLinker.folderName + "/" + album.path)) — \(album.entries.count) item\(album.entries.count == 1 ? "" : "s")")
@@ -94,16 +94,17 @@ struct AlbumCreate: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let ids = try w.resolve(members.assets).map(\.id)
-            let linker = AlbumLinker(library: w.library, index: w.index)
-            let (album, report) = try linker.create(name: members.name, ids: ids)
-            reportAlbumSync(report)
-            let shown = try linker.find(album.name)
-            if output.json {
-                try output.print(AlbumJSON(shown))
-            } else {
-                Terminal.out("Created the album \"\(album.name)\" (\(shown.entries.count) item\(shown.entries.count == 1 ? "" : "s")): \(displayPath(AlbumLinker.folderName + "/" + album.folder))")
+            try options.session().write { w in
+                let ids = try w.resolve(members.assets).map(\.id)
+                let linker = AlbumLinker(library: w.library, index: w.index)
+                let (album, report) = try linker.create(name: members.name, ids: ids)
+                reportAlbumSync(report)
+                let shown = try linker.find(album.name)
+                if output.json {
+                    try output.print(AlbumJSON(shown))
+                } else {
+                    Terminal.out("Created the album \"\(album.name)\" (\(shown.entries.count) item\(shown.entries.count == 1 ? "" : "s")): \(displayPath(AlbumLinker.folderName + "/" + album.folder))")
+                }
             }
         }
     }
@@ -123,15 +124,16 @@ struct AlbumAdd: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let ids = try w.resolve(members.assets).map(\.id)
-            let linker = AlbumLinker(library: w.library, index: w.index)
-            let (album, added, report) = try linker.add(to: members.name, ids: ids)
-            reportAlbumSync(report)
-            if output.json {
-                try output.print(AlbumJSON(try linker.find(album.name)))
-            } else {
-                Terminal.out("Added \(added) to \"\(album.name)\"" + (added < ids.count ? " (\(ids.count - added) already in it)" : "") + ".")
+            try options.session().write { w in
+                let ids = try w.resolve(members.assets).map(\.id)
+                let linker = AlbumLinker(library: w.library, index: w.index)
+                let (album, added, report) = try linker.add(to: members.name, ids: ids)
+                reportAlbumSync(report)
+                if output.json {
+                    try output.print(AlbumJSON(try linker.find(album.name)))
+                } else {
+                    Terminal.out("Added \(added) to \"\(album.name)\"" + (added < ids.count ? " (\(ids.count - added) already in it)" : "") + ".")
+                }
             }
         }
     }
@@ -150,15 +152,16 @@ struct AlbumRemove: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let ids = try w.resolve(members.assets).map(\.id)
-            let linker = AlbumLinker(library: w.library, index: w.index)
-            let (album, removed, report) = try linker.remove(from: members.name, ids: ids)
-            reportAlbumSync(report)
-            if output.json {
-                try output.print(AlbumJSON(try linker.find(album.name)))
-            } else {
-                Terminal.out("Took \(removed) out of \"\(album.name)\".")
+            try options.session().write { w in
+                let ids = try w.resolve(members.assets).map(\.id)
+                let linker = AlbumLinker(library: w.library, index: w.index)
+                let (album, removed, report) = try linker.remove(from: members.name, ids: ids)
+                reportAlbumSync(report)
+                if output.json {
+                    try output.print(AlbumJSON(try linker.find(album.name)))
+                } else {
+                    Terminal.out("Took \(removed) out of \"\(album.name)\".")
+                }
             }
         }
     }
@@ -178,15 +181,16 @@ struct AlbumOrder: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let ids = try w.resolve(members.assets).map(\.id)
-            let linker = AlbumLinker(library: w.library, index: w.index)
-            let (album, report) = try linker.order(members.name, first: ids)
-            reportAlbumSync(report)
-            if output.json {
-                try output.print(AlbumJSON(try linker.find(album.name)))
-            } else {
-                Terminal.out("Reordered \"\(album.name)\".")
+            try options.session().write { w in
+                let ids = try w.resolve(members.assets).map(\.id)
+                let linker = AlbumLinker(library: w.library, index: w.index)
+                let (album, report) = try linker.order(members.name, first: ids)
+                reportAlbumSync(report)
+                if output.json {
+                    try output.print(AlbumJSON(try linker.find(album.name)))
+                } else {
+                    Terminal.out("Reordered \"\(album.name)\".")
+                }
             }
         }
     }
@@ -204,11 +208,12 @@ struct AlbumDelete: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let (album, report) = try AlbumLinker(library: w.library, index: w.index).delete(name)
-            reportAlbumSync(report)
-            if output.json { return try output.print(AlbumSummaryJSON(album)) }
-            Terminal.out("Deleted the album \"\(album.name)\" (\(album.members.count) link\(album.members.count == 1 ? "" : "s"); no photo was touched).")
+            try options.session().write { w in
+                let (album, report) = try AlbumLinker(library: w.library, index: w.index).delete(name)
+                reportAlbumSync(report)
+                if output.json { return try output.print(AlbumSummaryJSON(album)) }
+                Terminal.out("Deleted the album \"\(album.name)\" (\(album.members.count) link\(album.members.count == 1 ? "" : "s"); no photo was touched).")
+            }
         }
     }
 }

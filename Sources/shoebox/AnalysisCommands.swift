@@ -25,15 +25,11 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
-            if let problem = index.readOnlyReason { throw problem }
-            let writer = AssetWriter(library: library, index: index)
-            let locked: AnalysisRunner.LockedSection = { body in
-                let lock = try LibraryLock(library: library, timeout: wait ? 1e9 : 30)
-                try withExtendedLifetime(lock) { try body() }
-            }
-            try locked { try writer.recoverUnfinishedBatch() }
+            let session = try options.session()
+            let writer = session.writer
+            let locked: AnalysisRunner.LockedSection = session.lockedSection(timeout: wait ? 1e9 : 30)
+            // The repairs every change starts with, once (each batch then replays only the journal).
+            try session.write(timeout: wait ? 1e9 : 30) { _ in }
             var only: PixelAnalyzer.Stages = .all
             if let stages {
                 only = []
@@ -103,8 +99,7 @@ struct PeopleCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let index = try Index(library: try options.open())
-                let people = try People.list(index: index)
+                let people = try People.list(index: try options.session().index)
                 if output.json { return try output.print(people.map(PersonJSON.init)) }
                 if people.isEmpty { return Terminal.message("No people yet: `shoebox analyze` finds the faces in the photos") }
                 for p in people {
@@ -169,9 +164,9 @@ struct Cache: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let library = try options.open()
-                let a = try Index(library: library).resolve(asset)
-                Terminal.out(library.root.appendingPathComponent(try Thumbnails.path(of: a, size: size, library: library)).path)
+                let session = try options.session()
+                let a = try session.index.resolve(asset)
+                Terminal.out(session.library.root.appendingPathComponent(try Thumbnails.path(of: a, size: size, library: session.library)).path)
             }
         }
     }
@@ -182,9 +177,7 @@ struct Cache: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let library = try options.open()
-                let lock = try LibraryLock(library: library)
-                let (files, bytes) = try withExtendedLifetime(lock) { try ThumbnailStore(library: library).clear() }
+                let (files, bytes) = try options.session().write { w in try ThumbnailStore(library: w.library).clear() }
                 Terminal.out("Removed \(files) thumbnail\(files == 1 ? "" : "s") (\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)))")
             }
         }
@@ -204,11 +197,5 @@ func changePerson(_ options: LibraryOptions, _ output: JSONOutput, _ change: (Pe
 
 /// Runs `body` with the library's writer, holding the writer lock.
 func withWriter(_ options: LibraryOptions, _ body: (AssetWriter) throws -> Void) throws {
-    let library = try options.open()
-    let lock = try LibraryLock(library: library)
-    try withExtendedLifetime(lock) {
-        let writer = AssetWriter(library: library, index: try Index(library: library))
-        try writer.recoverUnfinishedBatch()
-        try body(writer)
-    }
+    try options.session().write { w in try body(w.writer) }
 }

@@ -248,14 +248,16 @@ struct CurateAlbum: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let curation = Curation(library: w.library, index: w.index)
-            let (state, entries) = try curation.load(note: { Terminal.message($0) })
-            try curation.store.save(state)
-            let (album, report) = try CurationAlbum.create(entries, library: w.library, index: w.index)
+            let session = try options.session()
+            let (album, report) = try session.write { w in
+                let curation = Curation(library: w.library, index: w.index)
+                let (state, entries) = try curation.load(note: { Terminal.message($0) })
+                try curation.store.save(state)
+                return try CurationAlbum.create(entries, library: w.library, index: w.index)
+            }
             reportAlbumSync(report)
             if output.json { return try output.print(AlbumJSON(album)) }
-            let path = w.library.root.appendingPathComponent(AlbumLinker.folderName + "/" + album.path).path
+            let path = session.library.root.appendingPathComponent(AlbumLinker.folderName + "/" + album.path).path
             Terminal.out("Created the album \"\(album.title)\" with \(plural(album.entries.count, "photo")) in score order: \(path)")
         }
     }

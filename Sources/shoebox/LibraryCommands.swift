@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import PhotoLibrary
-import Tracker
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,15 +49,11 @@ struct Scan: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let lock = try LibraryLock(library: library)
-            defer { withExtendedLifetime(lock) {} }
-            let index = try Index(library: library)
-            var scanOptions = Scanner.Options(settings: try LibrarySettings.load(library))
+            let session = try options.session()
+            var scanOptions = Scanner.Options(settings: session.settings)
             scanOptions.allowMassRemoval = allowMassRemoval
             let bar = Terminal.ProgressBar(label: "Scanning")
-            let report = try Scanner(library: library, index: index, options: scanOptions)
-                .scan { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
+            let report = try session.scan(options: scanOptions) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
             bar.finish()
             try ScanOutput.print(report, output: output, verbose: verbose)
         }
@@ -102,11 +97,8 @@ struct Rebuild: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let lock = try LibraryLock(library: library)
-            defer { withExtendedLifetime(lock) {} }
             let bar = Terminal.ProgressBar(label: "Rebuilding")
-            let report = try library.rebuild(options: Scanner.Options(settings: try LibrarySettings.load(library))) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
+            let report = try LibrarySession.rebuild(try options.open()) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
             bar.finish()
             for p in report.badSidecars { Terminal.problem(p) }
             if output.json {
@@ -131,10 +123,7 @@ struct Doctor: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            var report = try library.doctor()
-            // Feature modules' findings (PhotoLibrary cannot depend on them).
-            report.checks += TrackerDoctor.findings(library)
+            let report = try LibrarySession.doctor(try options.open(), features: Features.all)
             if output.json {
                 try output.print(DoctorReportJSON(report))
             } else {

@@ -49,8 +49,7 @@ struct List: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
+            let index = try options.session().index
             var q = AssetQuery()
             q.sort = sort
             q.reverse = reverse
@@ -229,8 +228,7 @@ struct Show: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
+            let index = try options.session().index
             let a = try index.resolve(asset)
             let live = try index.liveVideos(for: [a.id])[a.id]
             if output.json { return try output.print(AssetJSON(a, liveVideo: live)) }

@@ -102,7 +102,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let e as ShoeboxError {
-        Terminal.error(e.description)
+        Terminal.error(CommandHint.line(e))
         throw ExitCode(1)
     } catch let e as ExitCode {
         throw e

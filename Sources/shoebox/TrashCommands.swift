@@ -2,31 +2,6 @@ import ArgumentParser
 import Foundation
 import PhotoLibrary
 
-/// A library opened for a change: the writer lock, the index, the settings, Recently Deleted
-/// reconciled with the disk first (a crash or a file manager may have left it behind).
-struct WritableLibrary {
-    let library: Library
-    let lock: LibraryLock
-    let index: Index
-    let settings: LibrarySettings
-    let trash: RecentlyDeleted
-
-    init(_ options: LibraryOptions) throws {
-        library = try options.open()
-        lock = try LibraryLock(library: library)
-        index = try Index(library: library)
-        settings = try LibrarySettings.load(library)
-        trash = RecentlyDeleted(library: library, index: index, retentionDays: settings.trashRetentionDays,
-                                log: { Terminal.message($0) })
-        try trash.reconcile()
-    }
-
-    /// Every reference resolved, or one error naming the first that is not an asset.
-    func resolve(_ references: [String]) throws -> [Asset] {
-        try references.map { try index.resolve($0, preferring: .present) }
-    }
-}
-
 struct Trash: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move photos to Recently Deleted, list it, or purge what has waited long enough.",
@@ -58,18 +33,19 @@ struct TrashPut: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let targets = try w.resolve(assets)
+            let session = try options.session()
             var failures = 0
-            let done = try w.trash.trash(targets) { Terminal.error($0); failures += 1 }
-            let items = try w.trash.items().filter { item in done.contains { $0.name == item.name } }
+            let (done, items) = try session.write { w in
+                let done = try w.trash.trash(try w.resolve(assets)) { Terminal.error($0); failures += 1 }
+                return (done, try w.trash.items().filter { item in done.contains { $0.name == item.name } })
+            }
             if output.json {
                 try output.print(items.map(TrashItemJSON.init))
             } else if !done.isEmpty {
                 for d in done {
                     Terminal.out("\(displayPath(d.originalPath)) → \(RecentlyDeleted.folderName)/files/\(d.name)")
                 }
-                let until = ShoeboxClock.now().addingTimeInterval(Double(w.settings.trashRetentionDays) * 86400)
+                let until = ShoeboxClock.now().addingTimeInterval(Double(session.settings.trashRetentionDays) * 86400)
                 Terminal.message("Moved \(done.count) to Recently Deleted; restorable with `shoebox restore` until \(String(ShoeboxClock.localISO8601(until).prefix(10))).")
             }
             if failures > 0 { throw ExitCode(1) }
@@ -88,11 +64,7 @@ struct TrashList: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
-            let settings = try LibrarySettings.load(library)
-            let trash = RecentlyDeleted(library: library, index: index, retentionDays: settings.trashRetentionDays)
-            let items = try trash.items { Terminal.error($0) }
+            let items = try options.session().trashItems { Terminal.error($0) }
             if output.json { return try output.print(items.map(TrashItemJSON.init)) }
             if items.isEmpty {
                 Terminal.message("Recently Deleted is empty.")
@@ -124,14 +96,14 @@ struct TrashPurge: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
+            let session = try options.session()
             var failures = 0
-            let purged = try w.trash.purge { Terminal.error($0); failures += 1 }
+            let purged = try session.write { w in try w.trash.purge { Terminal.error($0); failures += 1 } }
             if output.json {
                 try output.print(purged.map(PurgedItemJSON.init))
             } else {
                 let bytes = purged.reduce(Int64(0)) { $0 + $1.size }
-                Terminal.out(purged.isEmpty ? "Nothing in Recently Deleted is older than \(w.settings.trashRetentionDays) days."
+                Terminal.out(purged.isEmpty ? "Nothing in Recently Deleted is older than \(session.settings.trashRetentionDays) days."
                              : "Purged \(purged.count) item\(purged.count == 1 ? "" : "s") (\(formatBytes(bytes))) from Recently Deleted.")
             }
             if failures > 0 { throw ExitCode(1) }
@@ -161,11 +133,12 @@ struct Restore: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let w = try WritableLibrary(options)
-            let (targets, foreign) = try Self.targets(items, in: w)
             var failures = 0
-            let done = try w.trash.restore(targets) { Terminal.error($0); failures += 1 }
-                + w.trash.restoreForeign(foreign) { Terminal.error($0); failures += 1 }
+            let done = try options.session().write { w in
+                let (targets, foreign) = try w.trash.restoreTargets(items)
+                return try w.trash.restore(targets) { Terminal.error($0); failures += 1 }
+                    + w.trash.restoreForeign(foreign) { Terminal.error($0); failures += 1 }
+            }
             if output.json {
                 try output.print(done.map(RestoredItemJSON.init))
             } else {
@@ -175,27 +148,5 @@ struct Restore: ParsableCommand {
             }
             if failures > 0 { throw ExitCode(1) }
         }
-    }
-
-    /// The trashed assets and the other tools' items `references` name: a name in `files/`
-    /// (with or without `Recently Deleted/files/`), an id, or an original path.
-    static func targets(_ references: [String], in w: WritableLibrary) throws -> (assets: [Asset], foreign: [TrashItem]) {
-        let listed = try w.trash.items()
-        let byName = Dictionary(listed.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        var assets: [Asset] = []
-        var foreign: [TrashItem] = []
-        for ref in references {
-            let name = ref.hasPrefix(RecentlyDeleted.folderName + "/files/")
-                ? String(ref.dropFirst(RecentlyDeleted.folderName.count + 7)) : ref
-            let item = byName[name] ?? listed.first { $0.id == nil && $0.originalPath == ref }
-            if let item, item.id == nil {
-                foreign.append(item)
-            } else if let id = item?.id, let asset = try w.index.asset(id: id) {
-                assets.append(asset)
-            } else {
-                assets.append(try w.index.resolve(ref, preferring: .trashed))
-            }
-        }
-        return (assets, foreign)
     }
 }

@@ -71,8 +71,9 @@ struct AssetWriterTests {
 
     @Test func featureTableRecordsAreStoredReadAndForgottenWithTheirAsset() throws {
         let table = FeatureTable("test_hashes")
-        FeatureTable.register([table])
-        let (library, index, _, _) = try LibraryTests.scannedSample()
+        let (library, _, _, _) = try LibraryTests.scannedSample()
+        // The table exists in an index opened with it in its schema (no process-wide registry).
+        let index = try Index(library: library, schema: IndexSchema(tables: [table]))
         let writer = AssetWriter(library: library, index: index)
         let assets = try index.assets(matching: AssetQuery())
         let (a, b) = (assets[0], assets[1])

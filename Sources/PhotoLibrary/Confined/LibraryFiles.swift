@@ -137,15 +137,16 @@ public struct LibraryFiles: Sendable {
 
     /// The error for a failed confined call on `relative`.
     func failure(_ relative: String, _ e: Int32) -> ShoeboxError {
+        let cause = ShoeboxError.Cause.system(path: relative, errno: e)
         switch e {
         case ELOOP, ENOTDIR:
-            return ShoeboxError(.unsafeLayout, "\(relative): a symbolic link (or a file) is where Shoebox expects a folder or file of its own; Shoebox does not follow links inside the library — move it away and try again")
+            return ShoeboxError(.unsafeLayout, "\(relative): a symbolic link (or a file) is where Shoebox expects a folder or file of its own; Shoebox does not follow links inside the library — move it away and try again", cause: cause)
         case EXDEV:
-            return ShoeboxError(.unsafeLayout, "\(relative) leads outside the library; nothing was done")
+            return ShoeboxError(.unsafeLayout, "\(relative) leads outside the library; nothing was done", cause: cause)
         case EEXIST:
-            return ShoeboxError(.alreadyExists, "\(relative) already exists; nothing was replaced")
+            return ShoeboxError(.alreadyExists, "\(relative) already exists; nothing was replaced", cause: cause)
         default:
-            return ShoeboxError(.io, "\(relative): \(ShoeboxError.errnoText(e))")
+            return ShoeboxError(.io, "\(relative): \(ShoeboxError.errnoText(e))", cause: cause)
         }
     }
 }

@@ -40,12 +40,13 @@ extension Library {
     ]
 
     /// `shoebox doctor`: checks that cost no file reads — index against disk, sidecars against
-    /// index, unreadable files, inotify limits, free space, symlink support, albums, Recently Deleted.
-    public func doctor() throws -> DoctorReport {
+    /// index, unreadable files, inotify limits, free space, symlink support, albums, Recently
+    /// Deleted —, then the features' (`LibrarySession.doctor()` gives them).
+    public func doctor(featureChecks: [any DoctorCheck] = []) throws -> DoctorReport {
         var report = DoctorReport()
         do {
             let context = try DoctorContext(library: self)
-            for check in Library.doctorChecks {
+            for check in Library.doctorChecks + featureChecks {
                 report.checks += try check.findings(context)
             }
         } catch let damage as ShoeboxError where damage.code == .indexDamaged {

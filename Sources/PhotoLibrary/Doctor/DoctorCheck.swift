@@ -1,19 +1,20 @@
 import Foundation
 
 /// One of `shoebox doctor`'s checks. Each subsystem provides its own, in a `*Checks.swift` file
-/// of its folder (`IndexChecks`, `AlbumChecks`, …); `Library.doctor()` runs them in order.
+/// of its folder (`IndexChecks`, `AlbumChecks`, …), and each feature module its own through its
+/// `LibraryFeature.doctorChecks`; `LibrarySession.doctor()` runs the core's, then the features'.
 /// A check reads only what costs no file content (stat, directory listings, the index), except
 /// where it says otherwise, and changes nothing.
-protocol DoctorCheck: Sendable {
+public protocol DoctorCheck: Sendable {
     /// Its findings, in the order `doctor` prints them: usually one; none when it does not apply.
     func findings(_ context: DoctorContext) throws -> [DoctorReport.Check]
 }
 
 /// What the checks look at, read once and shared: the library, its index, one walk of its files,
 /// and whatever else a check computes for others (`shared`).
-final class DoctorContext {
-    let library: Library
-    let index: Index
+public final class DoctorContext {
+    public let library: Library
+    public let index: Index
     /// The files and folders of the library as the scanner sees them.
     let walked: LibraryWalker.Result
     private var memo: [ObjectIdentifier: Any] = [:]
@@ -39,15 +40,15 @@ final class DoctorContext {
 }
 
 extension DoctorReport.Check {
-    static func ok(_ name: String, _ detail: String) -> Self {
+    public static func ok(_ name: String, _ detail: String) -> Self {
         .init(name: name, status: .ok, detail: detail, fix: nil)
     }
 
-    static func warning(_ name: String, _ detail: String, fix: String? = nil) -> Self {
+    public static func warning(_ name: String, _ detail: String, fix: String? = nil) -> Self {
         .init(name: name, status: .warning, detail: detail, fix: fix)
     }
 
-    static func problem(_ name: String, _ detail: String, fix: String? = nil) -> Self {
+    public static func problem(_ name: String, _ detail: String, fix: String? = nil) -> Self {
         .init(name: name, status: .problem, detail: detail, fix: fix)
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 /// An index on one field of a feature's per-asset data (`Asset.features`), so that filtering or
 /// counting by it (`FeatureCondition`) reads a few index entries instead of parsing every asset's
 /// feature JSON: Tidy counts its marked photos and maybe pile on every step, in a library of
-/// 100,000 assets. Declared like a `FeatureTable`, before the index is opened; created by a named
+/// 100,000 assets. Declared like a `FeatureTable`, in the schema the index is opened with; created by a named
 /// migration (`feature-index:<feature>.<field>:v1`). The index holds the field, then the state
 /// and Live Photo columns every listing filters on, so a count is answered from the index alone.
 public struct FeatureIndex: Hashable, Sendable {
@@ -18,15 +18,6 @@ public struct FeatureIndex: Hashable, Sendable {
         self.field = field
     }
 
-    /// Declares indexes for every index opened from now on in this process (idempotent).
-    public static func register(_ indexes: [FeatureIndex]) {
-        registry.withLock { known in
-            for i in indexes where !known.contains(i) { known.append(i) }
-        }
-    }
-
-    static var registered: [FeatureIndex] { registry.withLock { $0 } }
-    private static let registry = LockedValue<[FeatureIndex]>([])
 
     func register(in migrator: inout DatabaseMigrator) {
         let name = "feature_\(feature)_\(field)"

@@ -4,7 +4,7 @@ import GRDB
 /// A feature module's own table in the index: Codable records under a string key, each
 /// optionally tied to an asset (and forgotten with it when the asset is purged).
 ///
-/// A feature declares its tables once, before the index is opened (`FeatureTable.register`);
+/// A feature declares its tables in its `LibraryFeature` (or an `IndexSchema` given to `Index`);
 /// the index then creates each by a named migration (`feature:<name>:v<version>`), so a library
 /// gains a feature's table the first time a Shoebox with that feature opens it, and a feature
 /// never writes SQL: it reads through `Index.records(in:as:)` and writes through
@@ -24,17 +24,6 @@ public struct FeatureTable: Hashable, Sendable {
     }
 
     var sqlName: String { "feature_" + name }
-
-    /// Declares tables for every index opened from now on in this process (idempotent).
-    public static func register(_ tables: [FeatureTable]) {
-        registry.withLock { known in
-            for t in tables where !known.contains(t) { known.append(t) }
-        }
-    }
-
-    static var registered: [FeatureTable] { registry.withLock { $0 } }
-
-    private static let registry = LockedValue<[FeatureTable]>([])
 
     func register(in migrator: inout DatabaseMigrator) {
         let table = sqlName
@@ -117,9 +106,9 @@ extension Index {
         }
     }
 
-    /// Records of every registered table tied to these assets (they were purged).
+    /// Records of every table of this index's schema tied to these assets (they were purged).
     func removeRecords(ofAssets ids: [AssetID], _ db: Database) throws {
-        for table in FeatureTable.registered {
+        for table in schema.tables {
             for id in ids {
                 try db.execute(sql: "DELETE FROM \(table.sqlName) WHERE asset_id = ?", arguments: [id.rawValue])
             }
@@ -127,22 +116,8 @@ extension Index {
     }
 
     private func checkRegistered(_ table: FeatureTable) throws {
-        guard FeatureTable.registered.contains(table) else {
-            throw ShoeboxError(.index, "feature table \(table.name) v\(table.version) is not registered; call FeatureTable.register before opening the index")
+        guard schema.tables.contains(table) else {
+            throw ShoeboxError(.index, "feature table \(table.name) v\(table.version) is not in this index's schema; open the index with it (IndexSchema, LibraryFeature.tables)")
         }
-    }
-}
-
-/// A value behind a lock, for the few process-wide registries.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

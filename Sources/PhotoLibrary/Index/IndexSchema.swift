@@ -1,18 +1,43 @@
 import Foundation
 import GRDB
 
-extension Index {
-    /// The index's schema: the core's migrations in order, then each registered feature table's
-    /// (see `FeatureTable`). GRDB records which ran, so each runs once per index.
-    static var migrator: DatabaseMigrator {
-        var m = DatabaseMigrator()
-        registerCoreMigrations(&m)
-        for table in FeatureTable.registered { table.register(in: &m) }
-        for index in FeatureIndex.registered { index.register(in: &m) }
-        return m
+/// What the index holds beyond the core's tables: the feature modules' own tables and their
+/// indexes on per-asset fields. Given explicitly to `Index.init` (a `LibrarySession` gathers it
+/// from the features it is opened with), so what a process's index knows never depends on which
+/// module happened to run first.
+public struct IndexSchema: Sendable, Equatable {
+    public var tables: [FeatureTable]
+    public var indexes: [FeatureIndex]
+
+    public init(tables: [FeatureTable] = [], indexes: [FeatureIndex] = []) {
+        self.tables = tables
+        self.indexes = indexes
     }
 
-    private static func registerCoreMigrations(_ m: inout DatabaseMigrator) {
+    /// The core's tables only: enough to read and write assets (a feature's index that an earlier
+    /// run created stays; SQLite keeps it current).
+    public static let core = IndexSchema()
+
+    /// Both schemas' tables and indexes, each once.
+    public func merged(with other: IndexSchema) -> IndexSchema {
+        IndexSchema(tables: tables + other.tables.filter { !tables.contains($0) },
+                    indexes: indexes + other.indexes.filter { !indexes.contains($0) })
+    }
+
+    /// The core's migrations in order, then each feature table's and index's. GRDB records which
+    /// ran, so each runs once per index.
+    var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        Index.registerCoreMigrations(&m)
+        for table in tables { table.register(in: &m) }
+        for index in indexes { index.register(in: &m) }
+        return m
+    }
+}
+
+extension Index {
+
+    fileprivate static func registerCoreMigrations(_ m: inout DatabaseMigrator) {
         m.registerMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE asset (

@@ -152,7 +152,7 @@ public struct Library: Sendable {
 }
 
 /// Quotes a path for a command line a user may paste.
-func shellQuote(_ s: String) -> String {
+public func shellQuote(_ s: String) -> String {
     if s.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }) { return s }
     return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }

@@ -7,7 +7,8 @@ import Glibc
 /// grouping pass and a feature setting its own field all change assets through `commit`:
 /// the batch is journaled, the sidecars (the truth) are written durably, then the index (a cache)
 /// in one transaction, then the journal is cleared. A crash between any two steps is repaired by
-/// `recoverUnfinishedBatch` at the start of the next writing command.
+/// `recoverUnfinishedBatch`, which `LibrarySession.write` runs first and which every `commit`
+/// runs before it starts its own journal: no caller can overwrite a killed batch's replay record.
 ///
 /// The caller holds the library's writer lock (`LibraryLock`) while it writes.
 public final class AssetWriter {
@@ -35,6 +36,9 @@ public final class AssetWriter {
     /// Writes `assets` as one durable batch: journal, sidecars, index, end of journal.
     public func commit(_ assets: [Asset]) throws {
         guard !assets.isEmpty else { return }
+        // A journal still there is a batch a kill interrupted (this writer ends its own): replayed
+        // before this batch's journal replaces it.
+        try recoverUnfinishedBatch()
         let before = try index.generation()
         try journal.begin(assets.map(\.id))
         try sidecars.writeBatch(assets)
