@@ -18,6 +18,6 @@ extension AlbumLinker {
             if try library.files.lstat(AlbumLinker.folderName + "/" + folder) != nil { continue }
             return try create(name: name, ids: ids, now: now)
         }
-        throw ShoeboxError(.invalidArgument, "10000 albums are called \"\(base)\" already; delete some with `shoebox album delete`")
+        throw ShoeboxError(.invalidArgument, "10000 albums are called \"\(base)\" already", remedy: LibraryRemedy.deleteAlbums)
     }
 }

@@ -62,7 +62,7 @@ extension AlbumLinker {
     /// The user album called `name`, or an error that says how to list or make one.
     public func userAlbum(_ name: String) throws -> UserAlbum {
         guard let album = UserAlbums(library: library).find(name) else {
-            throw ShoeboxError(.notFound, "no album \"\(name)\"; `shoebox album list` shows them, `shoebox album create NAME ID…` makes one")
+            throw ShoeboxError(.notFound, "no album \"\(name)\"", remedy: LibraryRemedy.listOrCreateAlbums)
         }
         return album
     }
@@ -78,6 +78,6 @@ extension AlbumLinker {
             ?? generated.first(where: { $0.title.caseInsensitiveCompare(trimmed) == .orderedSame }) {
             return g
         }
-        throw ShoeboxError(.notFound, "no album \"\(name)\"; `shoebox album list` shows them")
+        throw ShoeboxError(.notFound, "no album \"\(name)\"", remedy: LibraryRemedy.listAlbums)
     }
 }

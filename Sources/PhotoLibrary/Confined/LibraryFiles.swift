@@ -99,7 +99,7 @@ public struct LibraryFiles: Sendable {
         try withFolder(LibraryPath.parent(from)) { fromDir in
             let name = LibraryPath.leaf(from)
             if let expecting, try !isStill(expecting, name, in: fromDir, shownAs: from, regularOnly: true) {
-                throw ShoeboxError(.unsafeLayout, "\(from) is not the file the index knows (its inode, size or date changed); run `shoebox scan` first")
+                throw ShoeboxError(.unsafeLayout, "\(from) is not the file the index knows (its inode, size or date changed)", remedy: LibraryRemedy.scanFirst)
             }
             try withFolder(LibraryPath.parent(to), creating: true) { toDir in
                 guard shoebox_renameat_noreplace(fromDir, name, toDir, LibraryPath.leaf(to)) == 0 else {

@@ -219,8 +219,8 @@ public final class Scanner {
         if mass && !options.allowMassRemoval {
             throw ShoeboxError(.massDisappearance, """
                 \(vanished.count) of \(presentCount) files vanished at once from \(library.root.path) — an unmounted disk or a \
-                network share that is down? Nothing was marked missing; if they are really gone, run `shoebox scan --allow-mass-removal`
-                """)
+                network share that is down? Nothing was marked missing
+                """, remedy: LibraryRemedy.scanAllowingMassRemoval)
         }
         let gone = try writer.update(vanished.map(\.id)) { $0.state = .missing }
         report.removed += gone.count

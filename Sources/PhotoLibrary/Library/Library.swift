@@ -34,15 +34,17 @@ public struct Library: Sendable {
             let outer = outermost(enclosing: library.root.deletingLastPathComponent())
             if let outer, library.isInitialized { throw insideAnother(library, outer) }
             guard library.isInitialized else {
-                let hint = outer.map { "; it is inside the Shoebox library \($0.root.path): pass --library \(shellQuote($0.root.path))" }
-                    ?? "; run `shoebox init \(shellQuote(library.root.path))`"
-                throw ShoeboxError(.noLibrary, "\(library.root.path) is not a Shoebox library" + hint)
+                if let outer {
+                    throw ShoeboxError(.noLibrary, "\(library.root.path) is not a Shoebox library; it is inside the Shoebox library \(outer.root.path)",
+                                       remedy: LibraryRemedy.useLibrary(path: outer.root.path))
+                }
+                throw ShoeboxError(.noLibrary, "\(library.root.path) is not a Shoebox library", remedy: LibraryRemedy.initLibrary(path: library.root.path))
             }
             return library
         }
         let here = URL(fileURLWithPath: currentDirectory, isDirectory: true).standardizedFileURL
         if let found = outermost(enclosing: here) { return found }
-        throw ShoeboxError(.noLibrary, "no Shoebox library here or above \(currentDirectory); run `shoebox init PATH` or pass --library PATH")
+        throw ShoeboxError(.noLibrary, "no Shoebox library here or above \(currentDirectory)", remedy: LibraryRemedy.initLibrary(path: nil))
     }
 
     /// The outermost library among `folder` and the folders that hold it.
@@ -108,7 +110,7 @@ public struct Library: Sendable {
             throw ShoeboxError(.alreadyLibrary, "\(library.root.path) is already a Shoebox library")
         }
         if fm.fileExists(atPath: library.stateFolder.path) {
-            throw ShoeboxError(.alreadyExists, "\(library.stateFolder.path) exists but is not a Shoebox library's (no index, no sidecars); rename or move it, then run `shoebox init` again")
+            throw ShoeboxError(.alreadyExists, "\(library.stateFolder.path) exists but is not a Shoebox library's (no index, no sidecars); rename or move it", remedy: LibraryRemedy.initAgain)
         }
         do {
             try fm.createDirectory(at: library.root, withIntermediateDirectories: true)

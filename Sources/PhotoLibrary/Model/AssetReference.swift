@@ -25,7 +25,7 @@ extension Index {
                 throw ShoeboxError(.ambiguous, "\(reference) matches several assets (\(matches.prefix(3).map { $0.id.rawValue.prefix(12) + "…" }.joined(separator: ", "))); give more of the id")
             }
         }
-        throw ShoeboxError(.notFound, "no asset \(displayPath(reference)) in \(library.root.path) (not an id or an indexed path; run `shoebox scan` if it is new)")
+        throw ShoeboxError(.notFound, "no asset \(displayPath(reference)) in \(library.root.path) (not an id or an indexed path)", remedy: LibraryRemedy.scanIfNew)
     }
 }
 

@@ -87,18 +87,30 @@ public protocol Remedy: Sendable {}
 public enum LibraryRemedy: Remedy, Equatable {
     /// Bring the index up to date with the folder.
     case scan
+    /// The same, before trying again.
+    case scanFirst
+    /// The same, when what was named is a new file.
+    case scanIfNew
     /// The same, accepting that most of the library vanished.
     case scanAllowingMassRemoval
     /// Recreate the index from the sidecars and the files (ids kept).
     case rebuild
     /// Analyse what is not analysed yet.
     case analyze
-    /// Make this folder a library.
+    /// Make this folder a library (nil: the folder the user means), or name one that is.
     case initLibrary(path: String?)
+    /// Make the library again, once what was in the way is gone.
+    case initAgain
+    /// Name that library instead (the folder given is inside it).
+    case useLibrary(path: String)
     /// Put a photo back from Recently Deleted.
     case restore(AssetID)
     /// See the albums there are.
     case listAlbums
+    /// See the albums there are, or make this one.
+    case listOrCreateAlbums
+    /// Delete some albums.
+    case deleteAlbums
     /// See the people there are.
     case listPeople
 }
