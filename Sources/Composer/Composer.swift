@@ -61,8 +61,8 @@ public struct Composer {
         var asset = try index.resolve(reference, preferring: .present)
         if let photo = asset.livePhotoOf, let p = try index.asset(id: photo) { asset = p }
         guard asset.state == .present else {
-            let fix = asset.state == .trashed ? "`shoebox restore \(asset.id)` first" : "its file is gone; put it back and `shoebox scan`"
-            throw ShoeboxError(.invalidArgument, "\(displayPath(reference)) is \(asset.state.rawValue): \(fix)")
+            throw ShoeboxError(.invalidArgument, "\(displayPath(reference)) is \(asset.state.rawValue)",
+                               remedy: asset.state == .trashed ? LibraryRemedy.restoreFirst(asset.id) : LibraryRemedy.putBackAndScan)
         }
         guard asset.kind != .video else {
             throw ShoeboxError(.invalidArgument, "\(displayPath(reference)) is a video; a story stacks photos (JPEG, PNG, HEIC)")

@@ -35,8 +35,10 @@ public struct StoryRenderer: Sendable {
     /// One photo, decoded and cut to fill `band`.
     func band(_ asset: Asset, band: StoryLayout.Band) throws -> RGBImage {
         let width = StoryLayout.width
-        let fd = try open(asset)
-        defer { close(fd) }
+        let original = try OriginalFile.open(asset, in: library)
+        // The descriptor is the object's: kept open until this function returns.
+        defer { withExtendedLifetime(original) {} }
+        let fd = original.descriptor
         // Without a known size (an index from before sizes were read) a decode large enough
         // for any band of a 4:3 or 16:9 photo.
         let need = StoryLayout.decodeLongSide(fullWidth: asset.width, fullHeight: asset.height, width: width, height: band.height)
@@ -58,21 +60,6 @@ public struct StoryRenderer: Sendable {
                                     width: width, height: band.height, faces: faces)
         return Downsample.window(image, scaledWidth: fill.scaledWidth, scaledHeight: fill.scaledHeight,
                                  x: fill.x, y: fill.y, width: width, height: band.height)
-    }
-
-    /// The photo's file opened through the confined layer (no link followed), checked to be the
-    /// one the index describes.
-    private func open(_ asset: Asset) throws -> Int32 {
-        // Non-blocking: a fifo put in a photo's place must not hang the export.
-        let fd = try library.files.open(asset.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-              Int64(st.st_size) == asset.size, UInt64(st.st_ino) == asset.inode,
-              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else {
-            close(fd)
-            throw ShoeboxError(.io, "\(displayPath(asset.path)) changed since the last scan; run `shoebox scan`, then export again")
-        }
-        return fd
     }
 
     /// The bands' outcomes, filled from the decoding threads.

@@ -24,19 +24,10 @@ private func printDraft(_ entries: [ComposerEntry], _ output: JSONOutput, line: 
     Terminal.out(line)
 }
 
-/// Runs a change of the draft: the writer lock held from load to save, purged ids dropped. A
-/// change that throws leaves the file as it was.
+/// Runs a change of the draft (`Composer.change`: under the writer lock, purged ids dropped).
 private func changingDraft(_ options: LibraryOptions,
                            _ change: (Composer, inout ComposerDraft) throws -> Void) throws -> [ComposerEntry] {
-    let library = try options.open()
-    let lock = try LibraryLock(library: library)
-    return try withExtendedLifetime(lock) {
-        let composer = Composer(library: library, index: try Index(library: library))
-        var (draft, _) = try composer.load(note: { Terminal.message($0) })
-        try change(composer, &draft)
-        try composer.store.save(draft)
-        return try composer.entries(of: draft)
-    }
+    try Composer.change(try options.session(), note: { Terminal.message($0) }, change)
 }
 
 struct ComposeAdd: ParsableCommand {
@@ -73,8 +64,7 @@ struct ComposeList: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let (_, entries) = try Composer(library: library, index: try Index(library: library)).load(note: { Terminal.message($0) })
+            let entries = try Composer.list(try options.session(), note: { Terminal.message($0) })
             if output.json { return try output.print(entries.map(ComposerItemJSON.init)) }
             if entries.isEmpty { return Terminal.message("The composer draft is empty; add 1–4 photos with `shoebox compose add ID|PATH…`.") }
             Terminal.out(entries.map { e in
@@ -146,14 +136,7 @@ struct ComposeClear: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let lock = try LibraryLock(library: library)
-            let count = try withExtendedLifetime(lock) {
-                let store = ComposerStore(library: library)
-                let count = (try? store.load())?.count
-                try store.erase()
-                return count
-            }
+            let count = try Composer.clear(try options.session())
             try printDraft([], output, line: "Cleared the composer draft" + (count.map { " (\(plural($0, "photo")); no file was touched)" } ?? " (its file was damaged)") + ".")
         }
     }

@@ -23,6 +23,13 @@ public final class OriginalFile {
 
     deinit { close(descriptor) }
 
+    /// Runs `body` with the descriptor, this object (and so the descriptor) kept alive meanwhile:
+    /// Swift may release an object after its last use, which closes the file under a caller that
+    /// only holds the number.
+    public func withDescriptor<T>(_ body: (Int32) throws -> T) rethrows -> T {
+        try withExtendedLifetime(self) { try body(descriptor) }
+    }
+
     /// Why an original cannot be read as the index knows it. Each front end words it; the CLI's
     /// description names the file and `shoebox scan`.
     public enum Problem: Sendable, Equatable {

@@ -105,6 +105,10 @@ public enum LibraryRemedy: Remedy, Equatable {
     case useLibrary(path: String)
     /// Put a photo back from Recently Deleted.
     case restore(AssetID)
+    /// The same, before trying again.
+    case restoreFirst(AssetID)
+    /// Its file is gone: put it back, then scan.
+    case putBackAndScan
     /// See the albums there are.
     case listAlbums
     /// See the albums there are, or make this one.

@@ -14,6 +14,8 @@ extension LibraryRemedy: CommandWorded {
         case .initAgain: "then run `shoebox init` again"
         case .useLibrary(let path): "pass --library \(shellQuote(path))"
         case .restore(let id): "`shoebox restore \(id)` brings it back"
+        case .restoreFirst(let id): "`shoebox restore \(id)` first"
+        case .putBackAndScan: "its file is gone; put it back and `shoebox scan`"
         case .listAlbums: "`shoebox album list` shows them"
         case .listOrCreateAlbums: "`shoebox album list` shows them, `shoebox album create NAME ID…` makes one"
         case .deleteAlbums: "delete some with `shoebox album delete`"
