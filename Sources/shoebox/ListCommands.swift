@@ -60,16 +60,9 @@ struct List: ParsableCommand {
             q.limit = limit
             q.states = trashed ? [.trashed] : (missing ? [.missing] : [.present])
             // Streamed: a listing of the whole library never holds all its assets, lines or JSON at once.
-            let hasLiveVideo = { (a: Asset) in a.format == .heic || a.format == .jpeg }
-            var live: [AssetID: String] = [:]
-            var page: [Asset]?
-            if let limit, limit <= 500 {
-                // A page: its own Live Photo videos are looked up.
-                page = try index.assets(matching: q)
-                live = try index.liveVideos(for: page!.filter(hasLiveVideo).map(\.id))
-            } else {
-                live = try index.allLiveVideos()
-            }
+            // A page (up to 500) has its own companions looked up; a whole listing reads them all.
+            let page = try limit.flatMap { $0 <= 500 ? try index.assets(matching: q) : nil }
+            let live = try index.companions(of: page)
             func forEach(_ body: (Asset) throws -> Void) throws {
                 if let page { try page.forEach(body) } else { try index.forEachAsset(matching: q, body) }
             }
@@ -95,7 +88,7 @@ struct List: ParsableCommand {
                 count += 1
                 let date = a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "—"
                 let dims = "\(a.width)×\(a.height)"
-                let companion = hasLiveVideo(a) ? live[a.id].map { isRawFile($0) ? " [raw+jpeg]" : " [live]" } : nil
+                let companion = Companion.canHave(a) ? live[a.id].map { Companion(path: $0) == .rawFile ? " [raw+jpeg]" : " [live]" } : nil
                 let extra = (companion ?? "") + (a.duplicateOf != nil ? " [duplicate]" : "")
                 text += [String(a.id.rawValue.prefix(13)), date.padding(toLength: 16, withPad: " ", startingAt: 0),
                          a.kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0),
@@ -253,7 +246,7 @@ struct Show: ParsableCommand {
             rows.append(("size", "\(formatBytes(a.size)) (\(a.size) bytes)"))
             rows.append(("sha256", a.sha256))
             if let d = a.duplicateOf { rows.append(("duplicate of", d.rawValue)) }
-            if let live { rows.append((isRawFile(live) ? "raw file" : "live video", displayPath(live))) }
+            if let live { rows.append((Companion(path: live) == .rawFile ? "raw file" : "live video", displayPath(live))) }
             if let p = a.livePhotoOf { rows.append((a.format == .raw ? "raw file of" : "live photo of", p.rawValue)) }
             if let s = a.metadata.xmpSidecar {
                 rows.append(("xmp sidecar", displayPath(s.path)))
@@ -276,9 +269,4 @@ extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
-}
-
-/// A photo's companion file that is a camera raw file (a RAW+JPEG shot) rather than a Live Photo movie.
-func isRawFile(_ path: String) -> Bool {
-    MediaFormat.rawExtensions.contains((path as NSString).pathExtension.lowercased())
 }
