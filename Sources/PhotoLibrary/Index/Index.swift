@@ -6,7 +6,7 @@ import Metadata
 /// shaped for queries. `shoebox rebuild` can always recreate it.
 public final class Index: @unchecked Sendable {
     /// A `DatabasePool` normally; a read-only `DatabaseQueue` when the library cannot be written.
-    public let pool: any DatabaseWriter
+    package let pool: any DatabaseWriter
     let library: Library
     /// Set when the index was opened read-only because the library cannot be written (read-only
     /// mount, full disk): reads work, and the first write fails with `readOnlyReason`.
@@ -308,7 +308,7 @@ public final class Index: @unchecked Sendable {
 
     // MARK: Writing
 
-    public func save(_ assets: [Asset]) throws {
+    package func save(_ assets: [Asset]) throws {
         guard !assets.isEmpty else { return }
         try write { db in
             let statement = try db.cachedStatement(sql: """
