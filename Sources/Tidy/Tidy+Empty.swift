@@ -23,7 +23,7 @@ extension Tidy {
     /// marks become `emptied`. The change is in the session before any file moves, and
     /// `recover` finishes what a kill interrupted. `undo` cannot go back past it.
     public func empty(in session: inout TidySession, trash: RecentlyDeleted, retentionDays: Int,
-                      failed report: (String) -> Void) throws -> Emptied {
+                      failed report: (ShoeboxError) -> Void) throws -> Emptied {
         let marked = try assets(decided: .delete)
         let before = (removed: session.state.removed, freed: session.state.freedBytes)
         var failures = 0
@@ -33,7 +33,7 @@ extension Tidy {
             session.state.log.append(TidyState.Change(kind: .empty, item: nil, positionBefore: session.state.position,
                                                       positionAssetsBefore: session.state.positionAssets, marks: marks, done: false))
             try store.save(session.state)
-            _ = try trash.trash(marked) { line in failures += 1; report(line) }
+            _ = try trash.trash(marked) { error in failures += 1; report(error) }
             try finishEmpty(&session)
         }
         return Emptied(removed: session.state.removed - before.removed, freedBytes: session.state.freedBytes - before.freed,

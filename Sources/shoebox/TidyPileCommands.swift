@@ -106,7 +106,7 @@ struct TidyEmpty: ParsableCommand {
                                         now: c.tidy.now, writer: c.tidy.writer, log: { Terminal.message($0) })
             try trash.reconcile()
             var session = try c.tidy.open()
-            let e = try c.tidy.empty(in: &session, trash: trash, retentionDays: settings.trashRetentionDays) { Terminal.error($0) }
+            let e = try c.tidy.empty(in: &session, trash: trash, retentionDays: settings.trashRetentionDays) { Terminal.error(CommandHint.line($0)) }
             if output.json { try output.print(TidyEmptyJSON(e)) } else if e.removed == 0 {
                 if e.failed == 0 { Terminal.message("Nothing is marked for deletion.") }
             } else {

@@ -36,7 +36,7 @@ struct TrashPut: ParsableCommand {
             let session = try options.session()
             var failures = 0
             let (done, items) = try session.write { w in
-                let done = try w.trash.trash(try w.resolve(assets)) { Terminal.error($0); failures += 1 }
+                let done = try w.trash.trash(try w.resolve(assets)) { Terminal.error(CommandHint.line($0)); failures += 1 }
                 return (done, try w.trash.items().filter { item in done.contains { $0.name == item.name } })
             }
             if output.json {
@@ -98,7 +98,7 @@ struct TrashPurge: ParsableCommand {
         try reportingErrors {
             let session = try options.session()
             var failures = 0
-            let purged = try session.write { w in try w.trash.purge { Terminal.error($0); failures += 1 } }
+            let purged = try session.write { w in try w.trash.purge { Terminal.error(CommandHint.line($0)); failures += 1 } }
             if output.json {
                 try output.print(purged.map(PurgedItemJSON.init))
             } else {
@@ -136,8 +136,8 @@ struct Restore: ParsableCommand {
             var failures = 0
             let done = try options.session().write { w in
                 let (targets, foreign) = try w.trash.restoreTargets(items)
-                return try w.trash.restore(targets) { Terminal.error($0); failures += 1 }
-                    + w.trash.restoreForeign(foreign) { Terminal.error($0); failures += 1 }
+                return try w.trash.restore(targets) { Terminal.error(CommandHint.line($0)); failures += 1 }
+                    + w.trash.restoreForeign(foreign) { Terminal.error(CommandHint.line($0)); failures += 1 }
             }
             if output.json {
                 try output.print(done.map(RestoredItemJSON.init))

@@ -57,6 +57,18 @@ public struct ShoeboxError: Error, CustomStringConvertible, Sendable {
         self.remedy = remedy
     }
 
+    /// `error` about `subject` ("IMG_1.HEIC: …"): its code, cause and remedy kept; another kind of
+    /// error becomes an `.io` one whose message is its description.
+    public init(about subject: String, _ error: any Error) {
+        if let e = error as? ShoeboxError {
+            self = e
+            self.message = subject + ": " + e.message
+        } else {
+            self.init(.io, subject + ": " + String(describing: error), underlying: error)
+            self.underlying = nil
+        }
+    }
+
     /// The error for an original that is not the file the index knows.
     public init(original path: String, _ problem: OriginalFile.Problem) {
         let what: String

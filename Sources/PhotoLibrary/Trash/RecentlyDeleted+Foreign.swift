@@ -59,12 +59,12 @@ extension RecentlyDeleted {
     /// again) — then indexes them as `watch` indexes an arrival (a photo whose content the
     /// index knows as missing gets its id back). An item that cannot say where it came from is
     /// reported through `failed` with why, and left where it is.
-    public func restoreForeign(_ items: [TrashItem], failed: (String) -> Void) throws -> [Restored] {
+    public func restoreForeign(_ items: [TrashItem], failed: (ShoeboxError) -> Void) throws -> [Restored] {
         var back: [(path: String, note: String?, isFolder: Bool, name: String)] = []
         for item in items {
             let shown = displayPath(RecentlyDeleted.displayName(item.name))
             guard let original = item.originalPath, item.problem == nil else {
-                failed("\(shown) cannot be restored: \(item.problem ?? "nothing says where it came from"); to keep it, move it out of \(RecentlyDeleted.folderName)/files/ by hand")
+                failed(ShoeboxError(.invalidArgument, "\(shown) cannot be restored: \(item.problem ?? "nothing says where it came from"); to keep it, move it out of \(RecentlyDeleted.folderName)/files/ by hand"))
                 continue
             }
             do {
@@ -72,7 +72,7 @@ extension RecentlyDeleted {
                 let (path, note) = try putBack(item.name, to: original)
                 back.append((path, note, isFolder, item.name))
             } catch {
-                failed("\(shown): \(error)")
+                failed(ShoeboxError(about: "\(shown)", error))
             }
         }
         guard !back.isEmpty else { return [] }

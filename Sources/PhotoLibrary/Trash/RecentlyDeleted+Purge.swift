@@ -17,8 +17,8 @@ extension RecentlyDeleted {
 
     /// Deletes the items whose time is up — the only code path in Shoebox that deletes an
     /// original. Each deletion is logged (`log` and `.shoebox/purge.log`).
-    public func purge(failed: (String) -> Void) throws -> [Purged] {
-        let expired = try items(problem: failed).filter { isExpired($0.deletionDate) }
+    public func purge(failed: (ShoeboxError) -> Void) throws -> [Purged] {
+        let expired = try items(problem: { failed(ShoeboxError(.io, $0)) }).filter { isExpired($0.deletionDate) }
         guard !expired.isEmpty else { return [] }
         var purged: [Purged] = []
         var forget: [AssetID] = []
@@ -35,18 +35,18 @@ extension RecentlyDeleted {
 
     /// Deletes one item's file, logs it, then deletes its info file. Returns whether it did;
     /// anything but a file or a link is left for the user.
-    func deleteForGood(_ item: TrashItem, failed: (String) -> Void) -> Bool {
+    func deleteForGood(_ item: TrashItem, failed: (ShoeboxError) -> Void) -> Bool {
         let shown = displayPath(RecentlyDeleted.displayName(item.name))
         let st: FileStat
         do {
             guard let found = try library.files.lstat(RecentlyDeleted.fileRelative(item.name)) else { return false }
             st = found
         } catch {
-            failed("\(shown): \(error)")
+            failed(ShoeboxError(about: "\(shown)", error))
             return false
         }
         guard st.isRegular || st.isSymbolicLink else {
-            failed("\(shown) is a \(st.typeName), not a file; left for you to delete")
+            failed(ShoeboxError(.invalidArgument, "\(shown) is a \(st.typeName), not a file; left for you to delete"))
             return false
         }
         // Every name escaped: a `Path=` holding a newline must not forge a line of the log.
@@ -60,7 +60,7 @@ extension RecentlyDeleted {
                 ?? LibraryFiles.KnownFile(inode: st.inode, size: st.size, mtimeNS: st.mtimeNS)
             try library.files.remove(RecentlyDeleted.fileRelative(item.name), expecting: known)
         } catch {
-            failed("\(shown): cannot delete it: \(error)")
+            failed(ShoeboxError(about: "\(shown): cannot delete it", error))
             return false
         }
         appendPurgeLog(line)

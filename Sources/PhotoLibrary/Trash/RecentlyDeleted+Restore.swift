@@ -19,7 +19,7 @@ extension RecentlyDeleted {
     /// Puts trashed assets back at their original paths (a Live Photo's video with its photo).
     /// A path that is taken meanwhile is never overwritten: the file comes back beside it as
     /// "NAME (restored).EXT"; a folder that is gone is recreated.
-    public func restore(_ requested: [Asset], failed: (String) -> Void) throws -> [Restored] {
+    public func restore(_ requested: [Asset], failed: (ShoeboxError) -> Void) throws -> [Restored] {
         let done = moveBack(try assetsToRestore(requested, failed: failed), failed: failed)
         guard !done.isEmpty else { return [] }
         try AtomicFile.syncFileSystem(containing: library.root.path)
@@ -32,10 +32,10 @@ extension RecentlyDeleted {
     }
 
     /// The trashed assets among `requested`, each once, with their Live Photo videos.
-    func assetsToRestore(_ requested: [Asset], failed: (String) -> Void) throws -> [Asset] {
+    func assetsToRestore(_ requested: [Asset], failed: (ShoeboxError) -> Void) throws -> [Asset] {
         try eachOnceWithLiveVideos(requested, videos: index.trashedLiveVideoAssets(of:)) { a in
             guard a.state == .trashed, a.trash != nil else {
-                failed("\(displayPath(a.path)) is not in Recently Deleted (it is \(a.state.rawValue))")
+                failed(ShoeboxError(.invalidArgument, "\(displayPath(a.path)) is not in Recently Deleted (it is \(a.state.rawValue))"))
                 return false
             }
             return true
@@ -43,12 +43,12 @@ extension RecentlyDeleted {
     }
 
     /// Moves each asset's file back; returns the assets as they are now, with their names in the trash.
-    func moveBack(_ assets: [Asset], failed: (String) -> Void) -> [(asset: Asset, name: String, note: String?)] {
+    func moveBack(_ assets: [Asset], failed: (ShoeboxError) -> Void) -> [(asset: Asset, name: String, note: String?)] {
         var done: [(asset: Asset, name: String, note: String?)] = []
         for a in assets {
             let name = a.trash!.name
             guard let st = try? library.files.lstat(RecentlyDeleted.fileRelative(name)) else {
-                failed("\(RecentlyDeleted.displayName(name)) is not there any more; run `shoebox scan`")
+                failed(ShoeboxError(.notFound, "\(RecentlyDeleted.displayName(name)) is not there any more", remedy: LibraryRemedy.scan))
                 continue
             }
             do {
@@ -60,7 +60,7 @@ extension RecentlyDeleted {
                 restored.inode = st.inode
                 done.append((restored, name, note))
             } catch {
-                failed("\(RecentlyDeleted.displayName(name)): \(error)")
+                failed(ShoeboxError(about: "\(RecentlyDeleted.displayName(name))", error))
             }
         }
         return done

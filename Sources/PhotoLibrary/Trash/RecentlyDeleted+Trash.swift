@@ -16,7 +16,7 @@ extension RecentlyDeleted {
 
     /// Moves the assets' files into `files/` (a Live Photo's video goes with its photo).
     /// Files that cannot be moved are reported through `failed`; the others are trashed.
-    public func trash(_ requested: [Asset], failed: (String) -> Void) throws -> [Trashed] {
+    public func trash(_ requested: [Asset], failed: (ShoeboxError) -> Void) throws -> [Trashed] {
         let assets = try assetsToTrash(requested, failed: failed)
         guard !assets.isEmpty else { return [] }
         try makeFolders()
@@ -43,14 +43,14 @@ extension RecentlyDeleted {
     }
 
     /// The present assets among `requested`, each once, with their Live Photo videos.
-    func assetsToTrash(_ requested: [Asset], failed: (String) -> Void) throws -> [Asset] {
+    func assetsToTrash(_ requested: [Asset], failed: (ShoeboxError) -> Void) throws -> [Asset] {
         try eachOnceWithLiveVideos(requested, videos: index.liveVideoAssets(of:)) { a in
             switch a.state {
             case .trashed:
-                failed("\(displayPath(a.path)) is already in Recently Deleted (as \(a.trash?.name ?? "?"))")
+                failed(ShoeboxError(.invalidArgument, "\(displayPath(a.path)) is already in Recently Deleted (as \(a.trash?.name ?? "?"))"))
                 return false
             case .missing:
-                failed("\(displayPath(a.path)) is missing: its file is gone, there is nothing to move")
+                failed(ShoeboxError(.invalidArgument, "\(displayPath(a.path)) is missing: its file is gone, there is nothing to move"))
                 return false
             case .present:
                 return true
@@ -59,25 +59,25 @@ extension RecentlyDeleted {
     }
 
     /// Claims a name in the trash for each asset whose file is still there (step 1).
-    func claimNames(for assets: [Asset], failed: (String) -> Void) -> [(asset: Asset, name: String)] {
+    func claimNames(for assets: [Asset], failed: (ShoeboxError) -> Void) -> [(asset: Asset, name: String)] {
         var claimed: [(asset: Asset, name: String)] = []
         for a in assets {
             do {
                 guard try library.files.lstat(LibraryPath.validated(a.path, from: "the index"))?.isRegular == true else {
-                    failed("\(displayPath(a.path)): the file is not there any more; run `shoebox scan`")
+                    failed(ShoeboxError(.notFound, "\(displayPath(a.path)): the file is not there any more", remedy: LibraryRemedy.scan))
                     continue
                 }
                 let name = try claimName(for: a.name, info: TrashInfo(path: a.path, deletionDate: now))
                 claimed.append((a, name))
             } catch {
-                failed("\(displayPath(a.path)): \(error)")
+                failed(ShoeboxError(about: "\(displayPath(a.path))", error))
             }
         }
         return claimed
     }
 
     /// Renames each claimed file into `files/` (step 2), never over a file.
-    func moveIntoTrash(_ claimed: [(asset: Asset, name: String)], failed: (String) -> Void) -> [(asset: Asset, name: String)] {
+    func moveIntoTrash(_ claimed: [(asset: Asset, name: String)], failed: (ShoeboxError) -> Void) -> [(asset: Asset, name: String)] {
         var moved: [(asset: Asset, name: String)] = []
         for (a, name) in claimed {
             do {
@@ -88,7 +88,7 @@ extension RecentlyDeleted {
                 moved.append((a, name))
             } catch {
                 try? library.files.remove(RecentlyDeleted.infoRelative(name))
-                failed("\(displayPath(a.path)): cannot move it to Recently Deleted: \(error)")
+                failed(ShoeboxError(about: "\(displayPath(a.path)): cannot move it to Recently Deleted", error))
             }
         }
         return moved
