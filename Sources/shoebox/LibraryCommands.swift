@@ -129,7 +129,8 @@ struct Doctor: ParsableCommand {
             } else {
                 for c in report.checks {
                     let mark = c.status == .ok ? "ok" : (c.status == .warning ? "warning" : "PROBLEM")
-                    Terminal.out("\(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(c.name): \(c.detail)")
+                    let hint = (c.remedy as? any CommandWorded).map { "; " + $0.commandHint } ?? ""
+                    Terminal.out("\(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(c.name): \(c.detail)\(hint)")
                     if let fix = c.fix, c.status != .ok { Terminal.out("         fix: \(fix)") }
                 }
             }

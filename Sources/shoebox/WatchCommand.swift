@@ -32,14 +32,17 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
+            let session = try options.session()
+            let (library, index) = (session.library, session.index)
             var watchOptions = LibraryWatcher.Options()
             watchOptions.pollSeconds = poll
-            watchOptions.settings = try LibrarySettings.load(library)
-            let index = try Index(library: library)
+            watchOptions.settings = session.settings
             // Watching is writing: on a read-only mount or a full disk, say so now rather than
             // start a watcher whose every batch fails (a disk that fills later is retried).
             if let problem = index.readOnlyReason { throw problem }
+            // What a kill left (a batch, a feature's change) repaired now when the library is free;
+            // when another process writes, the watcher's first batch waits its turn instead.
+            do { try session.write(timeout: 0) { _ in } } catch let e as ShoeboxError where e.code == .locked {}
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = .info

@@ -11,7 +11,9 @@ import Glibc
 /// library with the same ids.
 @Suite(.serialized)
 struct IndexDamageTests {
-    static let advice = "the index is damaged; run `shoebox rebuild` (ids are kept)"
+    static let advice = "the index is damaged"
+    /// The command line's words for the remedy, at the end of the line.
+    static let hint = "; run `shoebox rebuild` (ids are kept)"
 
     /// The sample library scanned, one photo trashed (its id must survive the rebuild too).
     static func scannedWithATrashedPhoto() throws -> (ShoeboxCLI, DoctorHint, [String: String]) {
@@ -44,6 +46,7 @@ struct IndexDamageTests {
             #expect(r.status == 1, "\(command): \(r.stdout)")
             #expect(r.stderrLines.count == 1, "\(command): \(r.stderr)")
             #expect(r.stderr.hasPrefix("shoebox: error: \(index.path): \(Self.advice) (SQLite: "), "\(command): \(r.stderr)")
+            #expect(r.stderr.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(Self.hint), "\(command): \(r.stderr)")
         }
 
         // doctor says the same as a finding, and its fix is the rebuild.

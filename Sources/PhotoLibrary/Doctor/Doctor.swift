@@ -10,6 +10,8 @@ public struct DoctorReport: Sendable {
         public var detail: String
         /// A command that fixes it, when there is one.
         public var fix: String?
+        /// What to do, typed, when a finding comes from an error that has one (a front end words it).
+        public var remedy: (any Remedy)?
 
         /// For a feature module's own findings, which the CLI adds to the report.
         public init(name: String, status: Status, detail: String, fix: String?) {
@@ -52,7 +54,9 @@ extension Library {
         } catch let damage as ShoeboxError where damage.code == .indexDamaged {
             // The other checks read the index: what can be said without it, and the way out.
             report.checks = OwnedPathsCheck.findings(self) + ConfigCheck.findings(self)
-                + [.problem("index", damage.message, fix: "shoebox --library \(shellQuote(root.path)) rebuild")]
+                + [{ var c = DoctorReport.Check.problem("index", damage.description, fix: "shoebox --library \(shellQuote(root.path)) rebuild")
+                     c.remedy = damage.remedy
+                     return c }()]
         }
         return report
     }

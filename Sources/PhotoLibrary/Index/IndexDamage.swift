@@ -8,8 +8,9 @@ import Glibc
 /// of the sidecars, so the answer to a damaged one is always `rebuild` (which keeps every id):
 /// "SQLite error 11" alone left people with a library they thought was lost.
 enum IndexDamage {
-    /// What every command says of a damaged index (the words scripts and tests look for).
-    static let advice = "the index is damaged; run `shoebox rebuild` (ids are kept)"
+    /// What every command says of a damaged index (the words scripts and tests look for); the
+    /// remedy is `LibraryRemedy.rebuild`, which each front end words.
+    static let advice = "the index is damaged"
 
     /// The error to report for `error`, met opening, reading or writing the index at `url`: one
     /// line naming the file and the way out when SQLite says the file is damaged or its
@@ -27,7 +28,7 @@ enum IndexDamage {
     }
 
     static func damaged(_ url: URL, reason: String) -> ShoeboxError {
-        ShoeboxError(.indexDamaged, "\(url.path): \(advice) (SQLite: \(reason))")
+        ShoeboxError(.indexDamaged, "\(url.path): \(advice) (SQLite: \(reason))", remedy: LibraryRemedy.rebuild)
     }
 
     /// A `-wal` deleted (or cut short) while a process held the index open: that process goes on
@@ -37,13 +38,14 @@ enum IndexDamage {
     /// by the process that holds it (`watch`, which stops).
     static func walDeleted(_ url: URL, library: Library, inThisProcess: Bool = false) -> ShoeboxError {
         if inThisProcess {
-            return ShoeboxError(.indexDamaged, "\(url.path)-wal was deleted while this process had the index open; stopping: nothing more can be written where other processes read. Run `shoebox rebuild` (ids are kept), then start again")
+            return ShoeboxError(.indexDamaged, "\(url.path)-wal was deleted while this process had the index open; stopping: nothing more can be written where other processes read",
+                                remedy: LibraryRemedy.rebuildThenRestart)
         }
         let holder = ((try? String(contentsOf: library.lockURL, encoding: .utf8)) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return ShoeboxError(.indexDamaged, "\(url.path)-wal was deleted while a Shoebox process had the index open"
             + (holder.isEmpty ? "" : " (the last to write: \(holder))")
-            + "; stop that process (Ctrl-C where `shoebox watch` runs), then run `shoebox rebuild` (ids are kept)")
+            , remedy: LibraryRemedy.stopWriterThenRebuild)
     }
 
     /// Whether the shared-memory index (`-shm`) says the write-ahead log holds more frames than

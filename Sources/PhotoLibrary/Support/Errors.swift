@@ -107,6 +107,10 @@ public enum LibraryRemedy: Remedy, Equatable {
     case scanAllowingMassRemoval
     /// Recreate the index from the sidecars and the files (ids kept).
     case rebuild
+    /// The same, then start the stopped process again.
+    case rebuildThenRestart
+    /// Stop the process that holds the index (a running `watch`), then rebuild.
+    case stopWriterThenRebuild
     /// Analyse what is not analysed yet.
     case analyze
     /// Make this folder a library (nil: the folder the user means), or name one that is.

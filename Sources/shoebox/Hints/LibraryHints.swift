@@ -8,6 +8,8 @@ extension LibraryRemedy: CommandWorded {
         case .scanIfNew: "run `shoebox scan` if it is new"
         case .scanAllowingMassRemoval: "if they are really gone, run `shoebox scan --allow-mass-removal`"
         case .rebuild: "run `shoebox rebuild` (ids are kept)"
+        case .rebuildThenRestart: "run `shoebox rebuild` (ids are kept), then start again"
+        case .stopWriterThenRebuild: "stop that process (Ctrl-C where `shoebox watch` runs), then run `shoebox rebuild` (ids are kept)"
         case .analyze: "run `shoebox analyze`"
         case .initLibrary(let path?): "run `shoebox init \(shellQuote(path))`"
         case .initLibrary(nil): "run `shoebox init PATH` or pass --library PATH"
