@@ -45,7 +45,7 @@ public final class Index: @unchecked Sendable {
         // read-only connection from the start: SQLite may open a WAL database "for writing" on
         // a read-only mount and fail only at the first write.
         if let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) {
-            pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, schema: schema, because: problem)
+            pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, because: problem)
             readOnlyReason = problem
         } else {
             do {
@@ -60,7 +60,7 @@ public final class Index: @unchecked Sendable {
                 guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
                     throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
                 }
-                pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, schema: schema, because: problem)
+                pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, because: problem)
                 readOnlyReason = problem
             }
         }
@@ -69,7 +69,7 @@ public final class Index: @unchecked Sendable {
     /// `mode=ro` reads the WAL through an existing -shm (a crash may have left committed pages
     /// there); when those files are gone the WAL was checkpointed, and `immutable=1` needs neither.
     /// Both are SQLite URIs: Debian's SQLite is built with SQLITE_USE_URI.
-    static func openReadOnly(_ url: URL, config base: Configuration, schema: IndexSchema, because problem: ShoeboxError) throws -> DatabaseQueue {
+    static func openReadOnly(_ url: URL, config base: Configuration, because problem: ShoeboxError) throws -> DatabaseQueue {
         var config = base
         config.readonly = true
         let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? url.path
@@ -77,7 +77,9 @@ public final class Index: @unchecked Sendable {
         for mode in ["mode=ro", "immutable=1"] {
             do {
                 let queue = try DatabaseQueue(path: "file:\(encoded)?\(mode)", configuration: config)
-                guard try queue.read({ db in try schema.migrator.hasCompletedMigrations(db) }) else {
+                // The core's tables must be current; a feature's index that was never made (a
+                // library never tidied, read from a read-only mount) only makes its queries slower.
+                guard try queue.read({ db in try IndexSchema.core.migrator.hasCompletedMigrations(db) }) else {
                     throw ShoeboxError(problem.code, problem.message + "; the index needs an upgrade that cannot be written now")
                 }
                 return queue
