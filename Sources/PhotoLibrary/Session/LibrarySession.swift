@@ -69,7 +69,7 @@ public final class LibrarySession: @unchecked Sendable {
             defer { current = nil }
             try writer.recoverUnfinishedBatch()
             if repairing {
-                try locked.trash.reconcile()
+                try locked.trash.reconcileIfChanged()
                 for feature in features { try feature.recover?(locked) }
             }
             return try body(locked)
