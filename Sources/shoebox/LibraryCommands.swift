@@ -123,7 +123,7 @@ struct Doctor: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let report = try LibrarySession.doctor(try options.open(), features: Features.all)
+            let report = try LibrarySession.doctor(try options.open(), features: Features.all).wordedForCommandLine()
             if output.json {
                 try output.print(DoctorReportJSON(report))
             } else {
