@@ -5,7 +5,7 @@
 // data at the current version.
 import Foundation
 import PhotoLibrary
-import Tracker
+@testable import Tracker
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -10,8 +10,8 @@ import Glibc
 /// without enlarging, and resized to the cell. From the analysis pipeline's 1024-px preview
 /// (`.shoebox/thumbs/`, made from the same content: its name holds the SHA-256) when the crop
 /// of it is at least as large as the cell, else from the original. Both files are opened
-/// through the library's confined layer; the original only while its inode, size and
-/// modification time are the ones the index holds.
+/// through the library's confined layer; the original through `OriginalFile`, only while its
+/// inode, size and modification time are the ones the index holds.
 struct CellPixels {
     let library: Library
     let cellWidth: Int
@@ -48,16 +48,13 @@ struct CellPixels {
     }
 
     func fromOriginal(_ asset: Asset, crop: NormalizedRect) throws -> RGBImage {
-        // Non-blocking: a fifo put in a photo's place must not hang the collage.
-        let fd = try library.files.open(asset.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int64(st.st_size) == asset.size, UInt64(st.st_ino) == asset.inode,
-              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else {
-            throw ShoeboxError(.io, "\(asset.path) changed since the last scan (run `shoebox scan`)")
+        // The one verified opener: confined, non-blocking (a fifo put in a photo's place must
+        // not hang the collage), the very file the index knows.
+        let original = try OriginalFile.open(asset, in: library)
+        let decoded = try withExtendedLifetime(original) {  // its descriptor closes with it
+            try ImageDecoder.decode(fileDescriptor: original.descriptor, name: asset.path, format: asset.format,
+                                    minLongSide: neededLongSide(asset, crop: crop), orientation: asset.metadata.orientation)
         }
-        let decoded = try ImageDecoder.decode(fileDescriptor: fd, name: asset.path, format: asset.format,
-                                              minLongSide: neededLongSide(asset, crop: crop), orientation: asset.metadata.orientation)
         if decoded.damaged { throw ShoeboxError(.io, "\(asset.path): its image data is damaged") }
         return draw(decoded.image, crop: crop)
     }

@@ -20,20 +20,37 @@ public struct Collage: Sendable {
     public var cells: [Cell]
     /// JPEG, quality 90 (TurboJPEG), sRGB, upright.
     public var jpeg: [UInt8]
-    /// What the selection relaxed and which files failed (a spare took their place), in words.
-    public var notes: [String]
+    /// What the selection relaxed and which files failed (a spare took their place).
+    public var notes: [CollageNote]
 }
 
-/// Memories (brief 003): the sources a picker offers, and face-aware 2×3 collages of the best
-/// photos of a year, a place or a person.
+/// Memories (brief 003) on a library session: the sources a picker offers, and face-aware 2×3
+/// collages of the best photos of a year, a place or a person. Reading the sources and making a
+/// collage take no lock (they read the index and decode pixels); saving one into `Collages/` is
+/// a session write.
 public struct Memories: Sendable {
-    public let library: Library
-    public let catalog: MemoryCatalog
+    public let session: LibrarySession
+    public var library: Library { session.library }
+    package let catalog: MemoryCatalog
     public var layout = CollageLayout()
 
-    public init(library: Library, index: Index, now: Date = ShoeboxClock.now()) {
-        self.library = library
-        self.catalog = MemoryCatalog(index: index, now: now)
+    /// `now` is where the date ranges count back from (`$SHOEBOX_NOW` when set).
+    public init(session: LibrarySession, now: Date = ShoeboxClock.now()) {
+        self.session = session
+        self.catalog = MemoryCatalog(index: session.index, now: now)
+    }
+
+    /// Years (latest first), places and people (most photos first) a memory can be of, with counts.
+    public func sources(range: MemoryRange = .all) throws -> MemorySources {
+        try catalog.sources(range: range)
+    }
+
+    /// Saves `collage` into `Collages/` as "<source> yyyy-MM-dd HH.mm.ss.jpg" (never replacing
+    /// a file) and indexes it, inside a session write. Returns its library path and its id.
+    public func save(_ collage: Collage) throws -> (path: String, id: AssetID) {
+        try session.write { locked in
+            try CollageOutput(library: locked.library, index: locked.index, now: locked.now).save(collage)
+        }
     }
 
     /// Selects, crops, decodes (in parallel, spares for files that fail) and encodes the
@@ -50,7 +67,7 @@ public struct Memories: Sendable {
         guard choice.picks.count == layout.count else {
             throw MemoriesError.tooFew(source, range, have: choice.picks.count, need: layout.count)
         }
-        var notes = choice.notes
+        var notes = choice.relaxed
         let queue = (choice.picks + choice.spares).map { byID[$0.id]! }
         let rendered = try renderCells(queue, notes: &notes)
         guard rendered.count == layout.count else {
@@ -82,7 +99,7 @@ public struct Memories: Sendable {
 
     /// The first `layout.count` photos of `queue` that decode, trying them in order: the picks
     /// in parallel, then as many spares as failed, and so on. A failure is named in `notes`.
-    func renderCells(_ queue: [MemoryPhoto], notes: inout [String]) throws -> [Rendered] {
+    func renderCells(_ queue: [MemoryPhoto], notes: inout [CollageNote]) throws -> [Rendered] {
         let pixels = CellPixels(library: library, cellWidth: layout.cellWidth, cellHeight: layout.cellHeight)
         var done: [Rendered] = []
         var next = 0
@@ -100,7 +117,9 @@ public struct Memories: Sendable {
             for (photo, result) in zip(batch, results) {
                 switch result {
                 case .success(let r): done.append(r)
-                case .failure(let e): notes.append("\(photo.asset.path) could not be used (\(e)); a spare took its place")
+                case .failure(let e):
+                    let problem = e as? ShoeboxError ?? ShoeboxError(.io, String(describing: e), underlying: e)
+                    notes.append(.replaced(path: photo.asset.path, problem: problem))
                 }
             }
         }

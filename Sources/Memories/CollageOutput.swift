@@ -12,7 +12,7 @@ public struct CollageOutput {
     let index: Index
     let now: Date
 
-    public init(library: Library, index: Index, now: Date = ShoeboxClock.now()) {
+    package init(library: Library, index: Index, now: Date = ShoeboxClock.now()) {
         self.library = library
         self.index = index
         self.now = now
@@ -20,8 +20,9 @@ public struct CollageOutput {
 
     /// Saves into `Collages/` as "<source> yyyy-MM-dd HH.mm.ss.jpg" (local time; " (2)"… when
     /// taken) and indexes it through the core (`LiveUpdater`, as the watcher would). The caller
-    /// holds the writer lock. Returns the library path and the new asset's id.
-    public func save(_ collage: Collage) throws -> (path: String, id: AssetID) {
+    /// holds the writer lock (`Memories.save` runs it inside a session write). Returns the
+    /// library path and the new asset's id.
+    package func save(_ collage: Collage) throws -> (path: String, id: AssetID) {
         let folder = LibraryLayout.collagesFolder
         // A saver killed before its rename left a hidden temporary: clear those of dead writers.
         _ = try? library.files.withFolder(folder, creating: true) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
@@ -34,7 +35,7 @@ public struct CollageOutput {
                 if case .added(let id, let p) = entry, p == path { return (path, id) }
             }
             let why = report.failed.first.map { "\($0)" } ?? "the scan did not add it"
-            throw ShoeboxError(.io, "\(path) was written but not indexed (\(why)); run `shoebox scan`")
+            throw ShoeboxError(.io, "\(path) was written but not indexed (\(why))", remedy: LibraryRemedy.scan)
         }
         throw ShoeboxError(.alreadyExists, "\(folder)/\(base).jpg and 999 numbered names exist; nothing was saved")
     }

@@ -37,8 +37,10 @@ public struct CollagePicker: Sendable {
         public var picks: [Candidate]
         /// Replacements in the order to use them, best first.
         public var spares: [Candidate]
-        /// What the selection had to relax, in words.
-        public var notes: [String]
+        /// What the selection had to relax.
+        public var relaxed: [CollageNote]
+        /// The same in words (no command named).
+        public var notes: [String] { relaxed.map(\.description) }
     }
 
     public var count = 6
@@ -57,19 +59,19 @@ public struct CollagePicker: Sendable {
 
     /// The choice among `candidates`; `subject` names them in notes ("Ana", "2019").
     public func choose(_ candidates: [Candidate], subject: String) -> Choice {
-        var notes: [String] = []
+        var notes: [CollageNote] = []
         // Each rule a photo breaks puts it one tier back: a tier is drawn from only when the
         // ones before it cannot fill the collage and its spares.
         var tier = [String: Int]()
         let scored = candidates.filter { ($0.score ?? -.infinity) > threshold }
         if scored.count < count {
-            notes.append("only \(scored.count) photo\(scored.count == 1 ? "" : "s") of \(subject) score\(scored.count == 1 ? "s" : "") above \(threshold) (`shoebox analyze` scores them): lower-scored ones fill the collage")
+            notes.append(.fewScored(count: scored.count, subject: subject, threshold: threshold))
         }
         for c in candidates where (c.score ?? -.infinity) <= threshold { tier[c.id, default: 0] += 1 }
         if candidates.contains(where: { $0.faceArea != nil }) {
             let large = candidates.filter { ($0.faceArea ?? 0) > minFaceArea }
             if large.count < count {
-                notes.append("only \(large.count) photo\(large.count == 1 ? "" : "s") show \(subject)'s face larger than \(Int(minFaceArea * 100)) % of the frame: smaller faces fill the collage")
+                notes.append(.smallFaces(count: large.count, subject: subject, minFaceArea: minFaceArea))
             }
             for c in candidates where (c.faceArea ?? 0) <= minFaceArea { tier[c.id, default: 0] += 1 }
         }
@@ -83,7 +85,7 @@ public struct CollagePicker: Sendable {
             taken += spread(candidates.filter { tier[$0.id, default: 0] == t }, upTo: count + spares - taken.count)
         }
         let picks = Array(taken.prefix(count)).sorted(by: Self.better)
-        return Choice(picks: picks, spares: Array(taken.dropFirst(count)).sorted(by: Self.better), notes: notes)
+        return Choice(picks: picks, spares: Array(taken.dropFirst(count)).sorted(by: Self.better), relaxed: notes)
     }
 
     /// Up to `upTo` photos in the order taken: rounds over the time spans, each round taking

@@ -3,14 +3,14 @@ import Metadata
 import PhotoLibrary
 
 /// A photo a memory can hold, with what selection and cropping need from its record.
-public struct MemoryPhoto: Sendable {
-    public var asset: Asset
+package struct MemoryPhoto: Sendable {
+    package var asset: Asset
     /// Seconds since 1970 of the capture time after every fallback; nil when unknown.
-    public var time: Double?
+    package var time: Double?
     /// The faces the crop keeps whole: the person's own for a person's memory, else every face.
-    public var faces: [FaceBox]
+    package var faces: [FaceBox]
     /// The person's largest face as a share of the image's area (a person's memory only).
-    public var personFaceArea: Double?
+    package var personFaceArea: Double?
 }
 
 /// A face box normalised to the upright image, x/y its top-left corner.
@@ -40,11 +40,11 @@ public struct MemorySources: Sendable {
 /// documents (utility), byte-identical copies, damaged files or saved collages, in the range.
 /// People are the analysis pipeline's (named or not): a person's photos are those where the
 /// person's face was found.
-public struct MemoryCatalog: Sendable {
+package struct MemoryCatalog: Sendable {
     let index: Index
     let now: Date
 
-    public init(index: Index, now: Date = ShoeboxClock.now()) {
+    package init(index: Index, now: Date = ShoeboxClock.now()) {
         self.index = index
         self.now = now
     }
@@ -65,7 +65,7 @@ public struct MemoryCatalog: Sendable {
     }
 
     /// Years (latest first), places and people (most photos first) with their counts.
-    public func sources(range: MemoryRange) throws -> MemorySources {
+    package func sources(range: MemoryRange) throws -> MemorySources {
         var years: [Int: Int] = [:]
         var places: [String: (Place, Int)] = [:]
         var people: [String: (name: String?, count: Int)] = [:]
@@ -90,7 +90,7 @@ public struct MemoryCatalog: Sendable {
     /// The photos of `source` in `range`, each with the faces to keep whole. A person is matched
     /// by name (case and accents ignored; several people of one name are one) or by id, and
     /// needs at least 10 photos. Throws the empty state when there is nothing.
-    public func photos(of source: MemorySource, range: MemoryRange) throws -> [MemoryPhoto] {
+    package func photos(of source: MemorySource, range: MemoryRange) throws -> [MemoryPhoto] {
         var out: [MemoryPhoto] = []
         var q = AssetQuery()
         switch source {

@@ -28,23 +28,23 @@ extension TrackerData {
     // MARK: Finding by id
 
     /// The index of the element whose id is `id` or starts with it (at least 4 characters).
-    static func find<T>(_ id: String, in items: [T], id key: (T) -> String, kind: String, list: String) throws -> Int {
+    static func find<T>(_ id: String, in items: [T], id key: (T) -> String, kind: TrackerRecordKind) throws -> Int {
         let wanted = id.lowercased()
         if let exact = items.firstIndex(where: { key($0) == wanted }) { return exact }
         let matches = wanted.count >= 4 ? items.indices.filter { key(items[$0]).hasPrefix(wanted) } : []
         if matches.count > 1 { throw TrackerError.ambiguous(kind, id) }
-        guard let only = matches.first else { throw TrackerError.notFound(kind, id, list: list) }
+        guard let only = matches.first else { throw TrackerError.notFound(kind, id) }
         return only
     }
 
-    public func projectIndex(_ id: String) throws -> Int { try Self.find(id, in: projects, id: \.id, kind: "project", list: "project") }
-    public func miniIndex(_ id: String) throws -> Int { try Self.find(id, in: miniatures, id: \.id, kind: "miniature", list: "mini") }
-    public func recipeIndex(_ id: String) throws -> Int { try Self.find(id, in: recipes, id: \.id, kind: "recipe", list: "recipe") }
-    public func photoIndex(_ id: String) throws -> Int { try Self.find(id, in: photos, id: \.id, kind: "photo", list: "photo") }
+    func projectIndex(_ id: String) throws -> Int { try Self.find(id, in: projects, id: \.id, kind: .project) }
+    func miniIndex(_ id: String) throws -> Int { try Self.find(id, in: miniatures, id: \.id, kind: .miniature) }
+    func recipeIndex(_ id: String) throws -> Int { try Self.find(id, in: recipes, id: \.id, kind: .recipe) }
+    func photoIndex(_ id: String) throws -> Int { try Self.find(id, in: photos, id: \.id, kind: .photo) }
 
     // MARK: Projects
 
-    public mutating func addProject(gameSystem: String, army: String, name: String?, at now: String) throws -> Project {
+    mutating func addProject(gameSystem: String, army: String, name: String?, at now: String) throws -> Project {
         guard !gameSystem.trimmingCharacters(in: .whitespaces).isEmpty else { throw TrackerError.required("game system", of: "project") }
         guard let system = GameSystem(userText: gameSystem) else { throw TrackerError.unknownGameSystem(gameSystem) }
         let project = Project(id: Self.newID(), game_system: system, army: try Self.required(army, "army", of: "project"),
@@ -54,7 +54,7 @@ extension TrackerData {
     }
 
     /// Changes the army and/or name (an empty name clears it; an empty army is refused).
-    public mutating func updateProject(_ id: String, army: String?, name: String?) throws -> Project {
+    mutating func updateProject(_ id: String, army: String?, name: String?) throws -> Project {
         let i = try projectIndex(id)
         if let army { projects[i].army = try Self.required(army, "army", of: "project") }
         if let name { projects[i].name = try Self.optional(name, "name") }
@@ -63,7 +63,7 @@ extension TrackerData {
 
     /// Removes a project, its miniatures and their photos (requirement 1.4); returns the photos
     /// dropped, whose files the caller removes.
-    public mutating func removeProject(_ id: String) throws -> (Project, [TrackerPhoto]) {
+    mutating func removeProject(_ id: String) throws -> (Project, [TrackerPhoto]) {
         let project = projects.remove(at: try projectIndex(id))
         let minis = Set(miniatures.filter { $0.project_id == project.id }.map(\.id))
         miniatures.removeAll { minis.contains($0.id) }
@@ -74,7 +74,7 @@ extension TrackerData {
 
     // MARK: Miniatures
 
-    public mutating func addMini(project: String, name: String, type: MiniatureType, at now: String) throws -> Miniature {
+    mutating func addMini(project: String, name: String, type: MiniatureType, at now: String) throws -> Miniature {
         let p = projects[try projectIndex(project)]
         let mini = Miniature(id: Self.newID(), project_id: p.id, name: try Self.required(name, "name", of: "miniature"),
                              type: type, progress: .unpainted, history: [ProgressStep(progress: .unpainted, at: now)],
@@ -85,7 +85,7 @@ extension TrackerData {
 
     /// A new stage is recorded in the history with its time (requirement 2.2), even when it is
     /// the stage the miniature is at (a repaint is still an update).
-    public mutating func updateMini(_ id: String, progress: ProgressStage?, name: String?, at now: String) throws -> Miniature {
+    mutating func updateMini(_ id: String, progress: ProgressStage?, name: String?, at now: String) throws -> Miniature {
         let i = try miniIndex(id)
         if let name { miniatures[i].name = try Self.required(name, "name", of: "miniature") }
         if let progress {
@@ -96,7 +96,7 @@ extension TrackerData {
     }
 
     /// Removes a miniature and its photos (requirement 2.4); returns the photos dropped.
-    public mutating func removeMini(_ id: String) throws -> (Miniature, [TrackerPhoto]) {
+    mutating func removeMini(_ id: String) throws -> (Miniature, [TrackerPhoto]) {
         let mini = miniatures.remove(at: try miniIndex(id))
         let dropped = photos.filter { $0.mini_id == mini.id }
         photos.removeAll { $0.mini_id == mini.id }
@@ -105,7 +105,7 @@ extension TrackerData {
 
     // MARK: Recipes
 
-    public mutating func addRecipe(name: String, type: MiniatureType?, steps: [String], paints: [String],
+    mutating func addRecipe(name: String, type: MiniatureType?, steps: [String], paints: [String],
                                    techniques: [String]) throws -> Recipe {
         let recipe = Recipe(id: Self.newID(), name: try Self.required(name, "name", of: "recipe"), type: type,
                             steps: try Self.list(steps, "step"), paints: try Self.list(paints, "paint"),
@@ -116,7 +116,7 @@ extension TrackerData {
 
     /// Changes a recipe (requirement 3.4): the name, the type (`clearType` removes it), and any
     /// list given replaces that list whole (steps in their new order).
-    public mutating func updateRecipe(_ id: String, name: String?, type: MiniatureType?, clearType: Bool,
+    mutating func updateRecipe(_ id: String, name: String?, type: MiniatureType?, clearType: Bool,
                                       steps: [String]?, paints: [String]?, techniques: [String]?) throws -> Recipe {
         let i = try recipeIndex(id)
         var r = recipes[i]
@@ -136,14 +136,14 @@ extension TrackerData {
     }
 
     /// Removes a recipe and unlinks it from every miniature (requirement 3.4, integrity 9.3).
-    public mutating func removeRecipe(_ id: String) throws -> Recipe {
+    mutating func removeRecipe(_ id: String) throws -> Recipe {
         let recipe = recipes.remove(at: try recipeIndex(id))
         for i in miniatures.indices { miniatures[i].recipe_ids.removeAll { $0 == recipe.id } }
         return recipe
     }
 
     /// Links (or unlinks) a recipe and a miniature; both must exist. Linking twice is one link.
-    public mutating func link(recipe: String, mini: String, linked: Bool) throws -> Miniature {
+    mutating func link(recipe: String, mini: String, linked: Bool) throws -> Miniature {
         let r = recipes[try recipeIndex(recipe)]
         let i = try miniIndex(mini)
         miniatures[i].recipe_ids.removeAll { $0 == r.id }
@@ -154,14 +154,14 @@ extension TrackerData {
     // MARK: Photos
 
     /// Records a photo already copied into place for the miniature `mini` (an exact id).
-    public mutating func addPhoto(_ photo: TrackerPhoto) throws {
+    mutating func addPhoto(_ photo: TrackerPhoto) throws {
         let i = try miniIndex(photo.mini_id)
         photos.append(photo)
         miniatures[i].photo_ids.append(photo.id)
     }
 
     /// Removes a photo's record (requirement 4.4: the caller removes its file).
-    public mutating func removePhoto(_ id: String) throws -> TrackerPhoto {
+    mutating func removePhoto(_ id: String) throws -> TrackerPhoto {
         let photo = photos.remove(at: try photoIndex(id))
         for i in miniatures.indices { miniatures[i].photo_ids.removeAll { $0 == photo.id } }
         return photo

@@ -5,16 +5,18 @@ import PhotoLibrary
 /// its references hold (requirement 9.3), every photo record has its file, and no copy is left
 /// that no record names. Reads `Tracker/` only; changes nothing. None when there is no tracker.
 extension Tracker {
-    /// What the tracker adds to a library session: its doctor findings.
-    public static let feature = LibraryFeature(name: "tracker", doctorChecks: [TrackerDoctor()])
+    /// What the tracker adds to a library session: the deletion of what a killed tracker change
+    /// left (before every change to the library) and its doctor findings.
+    public static let feature = LibraryFeature(name: "tracker", recover: { locked in TrackerStore(library: locked.library).removeLeftovers() },
+                                               doctorChecks: [TrackerDoctor()])
 }
 
-public struct TrackerDoctor: DoctorCheck {
-    public init() {}
+package struct TrackerDoctor: DoctorCheck {
+    package init() {}
 
-    public func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] { Self.findings(context.library) }
+    package func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] { Self.findings(context.library) }
 
-    public static func findings(_ library: Library) -> [DoctorReport.Check] {
+    package static func findings(_ library: Library) -> [DoctorReport.Check] {
         let name = "tracker"
         guard ((try? library.files.lstat(LibraryLayout.trackerFolder)) ?? nil) != nil else { return [] }
         let loaded: TrackerStore.Loaded
@@ -26,7 +28,7 @@ public struct TrackerDoctor: DoctorCheck {
         if loaded.problems.isEmpty {
             out.append(.init(name: name, status: .ok, detail: "\(d.projects.count) projects, \(d.miniatures.count) miniatures, \(d.recipes.count) recipes, \(d.photos.count) photos; every reference holds", fix: nil))
         } else {
-            out.append(.init(name: name, status: .problem, detail: "\(loaded.problems.count) finding(s) in \(TrackerStore.path): " + loaded.problems.prefix(3).joined(separator: "; "), fix: nil))
+            out.append(.init(name: name, status: .problem, detail: "\(loaded.problems.count) finding(s) in \(TrackerStore.path): " + loaded.problems.prefix(3).map(\.message).joined(separator: "; "), fix: nil))
         }
         let named = Set(d.photos.map(\.file))
         var stray: [String] = []
@@ -35,9 +37,10 @@ public struct TrackerDoctor: DoctorCheck {
             stray.append(n)
         }
         if !stray.isEmpty {
+            // The tracker's recovery runs before every change to the library: a scan is one.
             out.append(.init(name: "tracker photos", status: .warning,
-                             detail: "\(stray.count) cop\(stray.count == 1 ? "y" : "ies") in \(TrackerIntegrity.photosFolder)/ no record names (left by an interrupted change), e.g. \(stray[0])",
-                             fix: "any tracker change deletes them (e.g. `shoebox tracker project update ID --name NAME`)"))
+                             detail: "\(stray.count) cop\(stray.count == 1 ? "y" : "ies") in \(TrackerIntegrity.photosFolder)/ no record names (left by an interrupted change), e.g. \(stray[0]); the next change to the library deletes them",
+                             fix: nil, remedy: LibraryRemedy.scan))
         }
         return out
     }

@@ -1,7 +1,8 @@
 import PhotoLibrary
 
 /// The tracker's errors, each one line a user can act on (as `ShoeboxError`s, which the CLI
-/// prints and turns into exit 1).
+/// prints and turns into exit 1). What to do about one that a front end can offer is its
+/// `TrackerRemedy`; the message itself names no command.
 public enum TrackerError {
     static func damaged(_ why: String) -> ShoeboxError {
         ShoeboxError(.io, "\(TrackerStore.path) is damaged (\(why)); move it away to start an empty tracker, or restore it from a backup or an export")
@@ -19,12 +20,12 @@ public enum TrackerError {
         ShoeboxError(.invalidArgument, "\(String(reflecting: text)) is not a game system Shoebox knows; use one of: \(GameSystem.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
     }
 
-    static func notFound(_ kind: String, _ id: String, list: String) -> ShoeboxError {
-        ShoeboxError(.notFound, "no \(kind) \(String(reflecting: id)) in the tracker (`shoebox tracker \(list) list` shows the ids)")
+    static func notFound(_ kind: TrackerRecordKind, _ id: String) -> ShoeboxError {
+        ShoeboxError(.notFound, "no \(kind.rawValue) \(String(reflecting: id)) in the tracker", remedy: TrackerRemedy.listIDs(kind))
     }
 
-    static func ambiguous(_ kind: String, _ prefix: String) -> ShoeboxError {
-        ShoeboxError(.ambiguous, "\(String(reflecting: prefix)) matches several \(kind)s; give more of the id")
+    static func ambiguous(_ kind: TrackerRecordKind, _ prefix: String) -> ShoeboxError {
+        ShoeboxError(.ambiguous, "\(String(reflecting: prefix)) matches several \(kind.rawValue)s; give more of the id")
     }
 
     static func tooLong(_ field: String, limit: Int) -> ShoeboxError {

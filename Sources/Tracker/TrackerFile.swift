@@ -14,8 +14,8 @@ import PhotoLibrary
 ///
 /// The file is untrusted input (a user, a sync client or a crash may have touched it): `decode`
 /// reads it or throws one `TrackerError.damaged` line, never traps (fuzzed by `Fuzz/Targets/Tracker.swift`).
-public enum TrackerFile {
-    public static let currentVersion = 2
+package enum TrackerFile {
+    package static let currentVersion = 2
 
     struct Version: Decodable { var schema_version: Int }
 
@@ -45,7 +45,7 @@ public enum TrackerFile {
     }
 
     /// The bytes of `data` at the current version: pretty, keys sorted (readable and diffable).
-    public static func encode(_ data: TrackerData) -> Data {
+    package static func encode(_ data: TrackerData) -> Data {
         let file = V2(schema_version: currentVersion, projects: data.projects, miniatures: data.miniatures,
                       recipes: data.recipes, photos: data.photos)
         let e = JSONEncoder()
@@ -55,7 +55,7 @@ public enum TrackerFile {
     }
 
     /// Reads a file of any known version; `version` is the one it was written at.
-    public static func decode(_ bytes: Data) throws -> (data: TrackerData, version: Int) {
+    package static func decode(_ bytes: Data) throws -> (data: TrackerData, version: Int) {
         // As for sidecars: bytes that are not UTF-8 never reach Foundation's decoder.
         guard String(validating: bytes, as: UTF8.self) != nil else { throw TrackerError.damaged("it is not UTF-8 text") }
         let decoder = JSONDecoder()

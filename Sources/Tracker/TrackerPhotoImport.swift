@@ -31,10 +31,14 @@ struct TrackerPhotoImport {
 
     let library: Library
 
-    /// Opens `reference`: a file outside the library (followed as given: it is the user's own
-    /// path), else an asset of the library by id, id prefix or path, opened through the confined
-    /// files and checked against the index (`index` is opened only then).
-    func open(_ reference: String, index: () throws -> Index) throws -> Source {
+    /// Opens `source`: a file outside the library (followed as given: it is the user's own
+    /// path), else an asset of the library by id, id prefix or path (`openAsset`).
+    func open(_ source: TrackerPhotoSource, index: Index, openOriginal: (Asset) throws -> OriginalFile) throws -> Source {
+        let reference: String
+        switch source {
+        case .asset(let r): return try openAsset(r, index: index, openOriginal: openOriginal)
+        case .file(let r), .reference(let r): reference = r
+        }
         let absolute = URL(fileURLWithPath: reference, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).standardizedFileURL.path
         if FileManager.default.fileExists(atPath: absolute), !isInsideLibrary(absolute) {
             let fd = Glibc.open(absolute, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
@@ -44,17 +48,23 @@ struct TrackerPhotoImport {
             }
             return try checked(fd, shown: reference)
         }
-        let asset = try index().resolve(reference, preferring: .present)
+        if case .file = source, !FileManager.default.fileExists(atPath: absolute) {
+            throw ShoeboxError(.notFound, "cannot read \(reference): \(String(cString: strerror(ENOENT)))")
+        }
+        return try openAsset(reference, index: index, openOriginal: openOriginal)
+    }
+
+    /// An asset of the library by id, id prefix or path, opened through the session's one
+    /// verified opener (confined, the file the index knows).
+    private func openAsset(_ reference: String, index: Index, openOriginal: (Asset) throws -> OriginalFile) throws -> Source {
+        let asset = try index.resolve(reference, preferring: .present)
         guard asset.state == .present else {
             throw ShoeboxError(.invalidArgument, "\(displayPath(asset.path)) is \(asset.state.rawValue); only a photo present in the library can be added")
         }
-        let fd = try library.files.open(asset.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        var st = stat()
-        guard fstat(fd, &st) == 0, UInt64(st.st_ino) == asset.inode, Int64(st.st_size) == asset.size,
-              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else {
-            close(fd)
-            throw ShoeboxError(.io, "\(displayPath(asset.path)) changed since the last scan; run `shoebox scan`, then add it again (nothing was added)")
-        }
+        let original = try openOriginal(asset)
+        // A descriptor of its own: the caller closes the source's, the original closes its own.
+        let fd = withExtendedLifetime(original) { fcntl(original.descriptor, F_DUPFD_CLOEXEC, 0) }
+        guard fd >= 0 else { throw ShoeboxError(.io, "cannot read \(displayPath(asset.path)): \(String(cString: strerror(errno)))") }
         return try checked(fd, shown: asset.path)
     }
 

@@ -8,27 +8,27 @@ import Glibc
 /// `Tracker/photos/`, read and written only through the library's confined files — no link
 /// followed at `Tracker/`, `Tracker/photos/` or the file itself — and replaced whole
 /// (`AtomicFile`: temporary, flush, rename; a kill or a full disk leaves the old file or the new one).
-public struct TrackerStore: Sendable {
-    public static let path = LibraryLayout.trackerFolder + "/tracker.json"
+package struct TrackerStore: Sendable {
+    package static let path = LibraryLayout.trackerFolder + "/tracker.json"
     /// Far more than 100,000 miniatures take: a bigger file is not one Shoebox wrote.
     static let limit = 64 << 20
 
     /// What a load found.
-    public struct Loaded: Sendable {
-        public var data: TrackerData
+    package struct Loaded: Sendable {
+        package var data: TrackerData
         /// The `schema_version` the file had (the current one when there was no file).
-        public var version: Int
+        package var version: Int
         /// Integrity findings (`TrackerIntegrity`), and photos whose file is missing.
-        public var problems: [String]
+        package var problems: [TrackerFinding]
         /// Whether the next save changes the file's form (a migration or a repair) even without a change.
-        public var needsSave: Bool
+        package var needsSave: Bool
     }
 
     let library: Library
-    public init(library: Library) { self.library = library }
+    package init(library: Library) { self.library = library }
 
     /// The tracker on disk (empty when there is none yet), checked for integrity.
-    public func load() throws -> Loaded {
+    package func load() throws -> Loaded {
         let empty = Loaded(data: TrackerData(), version: TrackerFile.currentVersion, problems: [], needsSave: false)
         // No `Tracker/` yet: an empty tracker (a link there is found by the read below).
         if try library.files.lstat(LibraryLayout.trackerFolder) == nil { return empty }
@@ -50,14 +50,16 @@ public struct TrackerStore: Sendable {
             if let name = entry.name { present.insert(TrackerIntegrity.photosFolder + "/" + name) }
         }
         let missing = checked.data.photos.filter { TrackerIntegrity.isPhotoFile($0.file) && !present.contains($0.file) }
-        let problems = checked.problems + missing.map { "the photo \($0.id)'s file \($0.file) is missing; `shoebox tracker photo rm \($0.id)` removes the record" }
+        let problems = checked.problems + missing.map {
+            TrackerFinding("the photo \($0.id)'s file \($0.file) is missing", remedy: .removePhotoRecord(id: $0.id))
+        }
         return Loaded(data: checked.data, version: version, problems: problems,
                       needsSave: checked.repaired || version != TrackerFile.currentVersion)
     }
 
     /// Replaces the file whole with `data`. A failure (disk full, permission) is one line and
     /// leaves the previous file as it was.
-    public func save(_ data: TrackerData) throws {
+    package func save(_ data: TrackerData) throws {
         do {
             if let e = TrackerFaults.injected(.store) { throw ShoeboxError(.io, "cannot write \(library.root.path)/\(Self.path): \(String(cString: strerror(e)))") }
             try library.files.writeAtomically(TrackerFile.encode(data), to: Self.path)
@@ -79,19 +81,24 @@ public struct TrackerStore: Sendable {
         return e
     }
 
-    /// Under the writer lock, before a change: the temporaries a killed tracker write left
-    /// (`.NAME.PID.RANDOM.tmp` of a dead writer) and the photo copies no record names (a kill
-    /// between a copy and the save that records it, or between a removal's save and the file's
-    /// deletion) are deleted. Only names the tracker gives its copies are considered.
-    func removeLeftovers(keeping data: TrackerData) {
-        let named = Set(data.photos.map(\.file))
+    /// The tracker's recovery (`Tracker.feature`'s `recover`: under the writer lock, before any
+    /// change to the library): the temporaries a killed tracker write left (`.NAME.PID.RANDOM.tmp`
+    /// of a dead writer) and the photo copies no record names (a kill between a copy and the save
+    /// that records it, or between a removal's save and the file's deletion) are deleted. Only
+    /// names the tracker gives its copies are considered. Cheap when there is nothing to do: the
+    /// file is read only when `Tracker/photos/` holds copies; when it cannot be read (damaged,
+    /// newer, a link), nothing is deleted and the tracker's own commands say why.
+    func removeLeftovers() {
+        guard ((try? library.files.lstat(LibraryLayout.trackerFolder)) ?? nil) != nil else { return }
         _ = try? library.files.withFolder(LibraryLayout.trackerFolder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
-        var stale: [String] = []
-        _ = try? library.files.forEachEntry(in: TrackerIntegrity.photosFolder) { entry, folder in
-            guard let name = entry.name else { return }
-            if TrackerIntegrity.isTrackerPhotoName(name), !named.contains(TrackerIntegrity.photosFolder + "/" + name) { stale.append(name) }
-        }
         _ = try? library.files.withFolder(TrackerIntegrity.photosFolder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
+        var copies: [String] = []
+        _ = try? library.files.forEachEntry(in: TrackerIntegrity.photosFolder) { entry, _ in
+            if let name = entry.name, TrackerIntegrity.isTrackerPhotoName(name) { copies.append(name) }
+        }
+        guard !copies.isEmpty, let loaded = try? load() else { return }
+        let named = Set(loaded.data.photos.map(\.file))
+        let stale = copies.filter { !named.contains(TrackerIntegrity.photosFolder + "/" + $0) }
         try? library.files.removeFiles(stale, inFolder: TrackerIntegrity.photosFolder)
     }
 }

@@ -7,8 +7,25 @@ import PhotoLibrary
 enum CommandHint {
     /// The error as the one line the CLI prints: its message, then the command that fixes it.
     static func line(_ error: ShoeboxError) -> String {
-        guard let hint = (error.remedy as? any CommandWorded)?.commandHint else { return error.description }
-        return error.description + "; " + hint
+        line(error.description, error.remedy)
+    }
+
+    /// A module's finding or note (not an error) said the same way: `message`, then the command.
+    static func line(_ message: String, _ remedy: (any Remedy)?) -> String {
+        guard let hint = (remedy as? any CommandWorded)?.commandHint else { return message }
+        return message + "; " + hint
+    }
+}
+
+extension DoctorReport {
+    /// The report with each finding's typed remedy worded as its `fix` where the check gave no
+    /// command of its own (a feature's checks name none).
+    func wordedForCommandLine() -> DoctorReport {
+        var worded = self
+        for i in worded.checks.indices where worded.checks[i].fix == nil {
+            worded.checks[i].fix = (worded.checks[i].remedy as? any CommandWorded)?.commandHint
+        }
+        return worded
     }
 }
 

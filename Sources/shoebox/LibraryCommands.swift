@@ -123,13 +123,14 @@ struct Doctor: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let report = try LibrarySession.doctor(try options.open(), features: Features.all)
+            let report = try LibrarySession.doctor(try options.open(), features: Features.all).wordedForCommandLine()
             if output.json {
                 try output.print(DoctorReportJSON(report))
             } else {
                 for c in report.checks {
                     let mark = c.status == .ok ? "ok" : (c.status == .warning ? "warning" : "PROBLEM")
-                    let hint = (c.remedy as? any CommandWorded).map { "; " + $0.commandHint } ?? ""
+                    // A remedy the fix line does not say already (a damaged index's) ends the detail.
+                    let hint = (c.remedy as? any CommandWorded).map(\.commandHint).flatMap { $0 == c.fix ? nil : "; " + $0 } ?? ""
                     Terminal.out("\(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(c.name): \(c.detail)\(hint)")
                     if let fix = c.fix, c.status != .ok { Terminal.out("         fix: \(fix)") }
                 }

@@ -28,8 +28,7 @@ struct MemoriesSources: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let sources = try MemoryCatalog(index: try Index(library: library)).sources(range: range)
+            let sources = try Memories(session: try options.session()).sources(range: range)
             if output.json { return try output.print(MemorySourcesJSON(sources, range: range)) }
             let years = sources.years.map { "\($0.year) (\($0.count))" }
             let places = sources.places.map { "\(Place(city: $0.city, country: $0.country).label) (\($0.count))" }
@@ -80,28 +79,23 @@ struct MemoriesCollage: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
+            let memories = Memories(session: try options.session())
             let outputPath = output.map {
                 URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
                     .standardizedFileURL.path
             }
-            let collage = try Memories(library: library, index: index).collage(of: source!, range: range, seed: seed)
-            for note in collage.notes { Terminal.message(note) }
+            let collage = try memories.collage(of: source!, range: range, seed: seed)
+            let notes = collage.notes.map { CommandHint.line($0.description, $0.remedy) }
+            for note in notes { Terminal.message(note) }
             var path: String?
             var savedID: AssetID?
             if let outputPath {
-                try CollageOutput.write(collage, to: outputPath, library: library)
+                try CollageOutput.write(collage, to: outputPath, library: memories.library)
                 path = outputPath
             } else if save {
-                if let problem = index.readOnlyReason { throw problem }
-                let lock = try LibraryLock(library: library)
-                (path, savedID) = try withExtendedLifetime(lock) {
-                    let saved = try CollageOutput(library: library, index: index).save(collage)
-                    return (saved.path, saved.id)
-                }
+                (path, savedID) = try memories.save(collage)
             }
-            if json.json { return try json.print(CollageJSON(collage, path: path, savedID: savedID)) }
+            if json.json { return try json.print(CollageJSON(collage, path: path, savedID: savedID, notes: notes)) }
             for (i, cell) in collage.cells.enumerated() {
                 let c = cell.crop
                 Terminal.out("\(i + 1) \(String(cell.asset.id.rawValue.prefix(13))) \(cell.asset.score.map { String(format: "%+.3f", $0) } ?? "  —   ") "

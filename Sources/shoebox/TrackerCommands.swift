@@ -27,9 +27,9 @@ struct TrackerCommand: ParsableCommand {
         subcommands: [TrackerProject.self, TrackerMini.self, TrackerRecipe.self, TrackerPhotoCommand.self, TrackerExportCommand.self])
 }
 
-/// Opens the library's tracker; integrity findings go to stderr, one line each.
+/// Opens the library's tracker on a session; integrity findings go to stderr, one line each.
 func openTracker(_ options: LibraryOptions) throws -> Tracker {
-    Tracker(library: try options.open(), note: { Terminal.message("shoebox: warning: \($0)") })
+    Tracker(session: try options.session(), note: { Terminal.message("shoebox: warning: \(TrackerStore.path): " + $0.commandLine) })
 }
 
 /// Prints `shape` as JSON, or `line` for people.
@@ -38,18 +38,14 @@ func printTracker<Shape: PublicJSONShape>(_ shape: Shape, _ output: JSONOutput, 
     Terminal.out(line())
 }
 
-/// A change of the tracker that prints its result: `change` under the writer lock (files of the
-/// photos it drops deleted after the save), then the result as JSON or as `line` says it.
+/// A tracker entry point whose result is printed as JSON or as `line` says it.
 func changeTracker<Shape: PublicJSONShape>(_ options: LibraryOptions, _ output: JSONOutput, line: (Shape) -> String,
-                                          _ change: (inout TrackerData) throws -> (result: Shape, dropped: [TrackerPhoto])) throws {
+                                          _ change: (Tracker) throws -> Shape) throws {
     try reportingErrors {
-        let result = try openTracker(options).change(change)
+        let result = try change(openTracker(options))
         try printTracker(result, output, line(result))
     }
 }
-
-/// Now, as the tracker stores times (`$SHOEBOX_NOW` honoured).
-var trackerNow: String { ShoeboxClock.localISO8601(ShoeboxClock.now()) }
 
 func describeProject(_ p: Project) -> String {
     "\(p.id)  \(p.game_system.rawValue) · \(p.army)" + (p.name.map { " · \($0)" } ?? "") + "  (created \(p.created_at))"
@@ -76,8 +72,8 @@ struct TrackerProject: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { p in "Created the project \(describeProject(p))" }) { d in
-                (try d.addProject(gameSystem: gameSystem, army: army, name: name, at: trackerNow), [])
+            try changeTracker(options, output, line: { p in "Created the project \(describeProject(p))" }) {
+                try $0.addProject(gameSystem: gameSystem, army: army, name: name)
             }
         }
     }
@@ -89,7 +85,7 @@ struct TrackerProject: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let projects = try openTracker(options).read().projectsInOrder
+                let projects = try openTracker(options).projects()
                 if output.json { return try output.print(projects) }
                 if projects.isEmpty { return Terminal.message("No project yet; `shoebox tracker project add --game-system SYSTEM --army ARMY` makes one.") }
                 var heading = ""
@@ -110,11 +106,10 @@ struct TrackerProject: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let d = try openTracker(options).read()
-                let p = d.projects[try d.projectIndex(id)]
+                let (p, minis) = try openTracker(options).project(id)
                 if output.json { return try output.print(p) }
                 Terminal.out(describeProject(p))
-                for m in d.miniatures where m.project_id == p.id { Terminal.out("  " + describeMini(m)) }
+                for m in minis { Terminal.out("  " + describeMini(m)) }
             }
         }
     }
@@ -132,8 +127,8 @@ struct TrackerProject: ParsableCommand {
         }
 
         func run() throws {
-            try changeTracker(options, output, line: { p in "Updated the project \(describeProject(p))" }) { d in
-                (try d.updateProject(id, army: army, name: name), [])
+            try changeTracker(options, output, line: { p in "Updated the project \(describeProject(p))" }) {
+                try $0.updateProject(id, army: army, name: name)
             }
         }
     }
@@ -145,10 +140,8 @@ struct TrackerProject: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the project \(r.id) with \(r.miniature_ids.count) miniature(s) and \(r.files_removed.count) photo file(s)." }) { d in
-                let minis = try d.miniatures.filter { $0.project_id == d.projects[try d.projectIndex(id)].id }.map(\.id)
-                let (p, photos) = try d.removeProject(id)
-                return (TrackerRemovalJSON(removed: "project", id: p.id, miniatureIDs: minis, photos: photos), photos)
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the project \(r.id) with \(r.miniature_ids.count) miniature(s) and \(r.files_removed.count) photo file(s)." }) {
+                TrackerRemovalJSON(try $0.removeProject(id))
             }
         }
     }
@@ -170,8 +163,8 @@ struct TrackerMini: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { m in "Added the miniature \(describeMini(m))" }) { d in
-                (try d.addMini(project: project, name: name, type: type, at: trackerNow), [])
+            try changeTracker(options, output, line: { m in "Added the miniature \(describeMini(m))" }) {
+                try $0.addMini(project: project, name: name, type: type)
             }
         }
     }
@@ -184,9 +177,7 @@ struct TrackerMini: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let d = try openTracker(options).read()
-                let pid = try project.map { d.projects[try d.projectIndex($0)].id }
-                let minis = d.miniatures.filter { pid == nil || $0.project_id == pid }
+                let minis = try openTracker(options).miniatures(ofProject: project)
                 if output.json { return try output.print(minis) }
                 if minis.isEmpty { return Terminal.message("No miniature yet; `shoebox tracker mini add PROJECT --name NAME --type troop|character` adds one.") }
                 Terminal.out(minis.map(describeMini).joined(separator: "\n"))
@@ -202,8 +193,7 @@ struct TrackerMini: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let d = try openTracker(options).read()
-                let m = d.miniatures[try d.miniIndex(id)]
+                let m = try openTracker(options).miniature(id)
                 if output.json { return try output.print(m) }
                 Terminal.out(describeMini(m))
                 for s in m.history { Terminal.out("  \(s.at)  \(s.progress.rawValue)") }
@@ -224,8 +214,8 @@ struct TrackerMini: ParsableCommand {
         }
 
         func run() throws {
-            try changeTracker(options, output, line: { m in "Updated the miniature \(describeMini(m))" }) { d in
-                (try d.updateMini(id, progress: progress, name: name, at: trackerNow), [])
+            try changeTracker(options, output, line: { m in "Updated the miniature \(describeMini(m))" }) {
+                try $0.updateMini(id, progress: progress, name: name)
             }
         }
     }
@@ -237,9 +227,8 @@ struct TrackerMini: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the miniature \(r.id) and \(r.files_removed.count) photo file(s)." }) { d in
-                let (m, photos) = try d.removeMini(id)
-                return (TrackerRemovalJSON(removed: "miniature", id: m.id, miniatureIDs: [m.id], photos: photos), photos)
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the miniature \(r.id) and \(r.files_removed.count) photo file(s)." }) {
+                TrackerRemovalJSON(try $0.removeMini(id))
             }
         }
     }

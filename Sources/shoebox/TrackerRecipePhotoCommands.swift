@@ -26,8 +26,8 @@ struct TrackerRecipe: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { r in "Created the recipe \(TrackerRecipe.describe(r))" }) { d in
-                (try d.addRecipe(name: name, type: type, steps: step, paints: paint, techniques: technique), [])
+            try changeTracker(options, output, line: { r in "Created the recipe \(TrackerRecipe.describe(r))" }) {
+                try $0.addRecipe(name: name, type: type, steps: step, paints: paint, techniques: technique)
             }
         }
     }
@@ -40,7 +40,7 @@ struct TrackerRecipe: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let recipes = try openTracker(options).read().recipes.filter { type == nil || $0.type == type }
+                let recipes = try openTracker(options).recipes(ofType: type)
                 if output.json { return try output.print(recipes) }
                 if recipes.isEmpty { return Terminal.message("No recipe" + (type.map { " for \($0.rawValue)s" } ?? "") + ".") }
                 Terminal.out(recipes.map(TrackerRecipe.describe).joined(separator: "\n"))
@@ -56,8 +56,7 @@ struct TrackerRecipe: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let d = try openTracker(options).read()
-                let r = d.recipes[try d.recipeIndex(id)]
+                let r = try openTracker(options).recipe(id)
                 if output.json { return try output.print(r) }
                 Terminal.out(TrackerRecipe.describe(r))
                 for (i, s) in r.steps.enumerated() { Terminal.out("  \(i + 1). \(s)") }
@@ -88,9 +87,9 @@ struct TrackerRecipe: ParsableCommand {
         }
 
         func run() throws {
-            try changeTracker(options, output, line: { r in "Updated the recipe \(TrackerRecipe.describe(r))" }) { d in
-                (try d.updateRecipe(id, name: name, type: type, clearType: noType, steps: step.isEmpty ? nil : step,
-                                    paints: paint.isEmpty ? nil : paint, techniques: technique.isEmpty ? nil : technique), [])
+            try changeTracker(options, output, line: { r in "Updated the recipe \(TrackerRecipe.describe(r))" }) {
+                try $0.updateRecipe(id, name: name, type: type, clearType: noType, steps: step.isEmpty ? nil : step,
+                                    paints: paint.isEmpty ? nil : paint, techniques: technique.isEmpty ? nil : technique)
             }
         }
     }
@@ -102,10 +101,8 @@ struct TrackerRecipe: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { (result: TrackerRemovalJSON) in "Deleted the recipe \(result.id); unlinked from \(result.miniature_ids.count) miniature(s)." }) { d in
-                let linked = try d.miniatures.filter { $0.recipe_ids.contains(d.recipes[try d.recipeIndex(id)].id) }.map(\.id)
-                let r = try d.removeRecipe(id)
-                return (TrackerRemovalJSON(removed: "recipe", id: r.id, miniatureIDs: linked, photos: []), [])
+            try changeTracker(options, output, line: { (result: TrackerRemovalJSON) in "Deleted the recipe \(result.id); unlinked from \(result.miniature_ids.count) miniature(s)." }) {
+                TrackerRemovalJSON(try $0.removeRecipe(id))
             }
         }
     }
@@ -131,8 +128,8 @@ struct TrackerRecipe: ParsableCommand {
     }
 
     static func link(_ options: LibraryOptions, _ recipe: String, _ mini: String, _ output: JSONOutput, linked: Bool) throws {
-        try changeTracker(options, output, line: { m in (linked ? "Linked" : "Unlinked") + " — \(describeMini(m))" }) { d in
-            (try d.link(recipe: recipe, mini: mini, linked: linked), [])
+        try changeTracker(options, output, line: { m in (linked ? "Linked" : "Unlinked") + " — \(describeMini(m))" }) {
+            linked ? try $0.link(recipe: recipe, mini: mini) : try $0.unlink(recipe: recipe, mini: mini)
         }
     }
 }
@@ -158,10 +155,8 @@ struct TrackerPhotoCommand: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try reportingErrors {
-                let tracker = try openTracker(options)
-                let p = try tracker.addPhoto(mini: mini, from: source, index: { try Index(library: tracker.library) })
-                try printTracker(p, output, "Added the photo \(TrackerPhotoCommand.describe(p))")
+            try changeTracker(options, output, line: { p in "Added the photo \(TrackerPhotoCommand.describe(p))" }) {
+                try $0.addPhoto(mini: mini, from: .reference(source))
             }
         }
     }
@@ -174,8 +169,7 @@ struct TrackerPhotoCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let d = try openTracker(options).read()
-                let photos = d.photos(ofMini: d.miniatures[try d.miniIndex(mini)].id)
+                let photos = try openTracker(options).photos(ofMini: mini)
                 if output.json { return try output.print(photos) }
                 if photos.isEmpty { return Terminal.message("No photo of this miniature; `shoebox tracker photo add MINI FILE|ASSET` adds one.") }
                 Terminal.out(photos.map(TrackerPhotoCommand.describe).joined(separator: "\n"))
@@ -190,9 +184,8 @@ struct TrackerPhotoCommand: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the photo \(r.id) and its file." }) { d in
-                let p = try d.removePhoto(id)
-                return (TrackerRemovalJSON(removed: "photo", id: p.id, miniatureIDs: [p.mini_id], photos: [p]), [p])
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the photo \(r.id) and its file." }) {
+                TrackerRemovalJSON(try $0.removePhoto(id))
             }
         }
     }

@@ -60,7 +60,8 @@ public struct CollageJSON: PublicJSONShape, Sendable {
     var cells: [Cell]
     var notes: [String]
 
-    public init(_ c: Collage, path: String?, savedID: AssetID?) {
+    /// `notes` as the front end words them (by default their descriptions, which name no command).
+    public init(_ c: Collage, path: String?, savedID: AssetID?, notes: [String]? = nil) {
         seed = c.seed
         self.path = path
         assetID = savedID?.rawValue
@@ -77,7 +78,7 @@ public struct CollageJSON: PublicJSONShape, Sendable {
                         cell: PixelBox(x: cell.rect.x, y: cell.rect.y, w: cell.rect.width, h: cell.rect.height),
                         pixels: cell.fromPreview ? "preview" : "original")
         }
-        notes = c.notes
+        self.notes = notes ?? c.notes.map(\.description)
     }
 
     /// Six decimals: a millionth of the image, far below a pixel of any camera.

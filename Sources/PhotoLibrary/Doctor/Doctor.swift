@@ -10,15 +10,17 @@ public struct DoctorReport: Sendable {
         public var detail: String
         /// A command that fixes it, when there is one.
         public var fix: String?
-        /// What to do, typed, when a finding comes from an error that has one (a front end words it).
+        /// What fixes it as a value, which each front end words (the CLI as the `fix` command),
+        /// for findings whose module names no command.
         public var remedy: (any Remedy)?
 
         /// For a feature module's own findings, which the CLI adds to the report.
-        public init(name: String, status: Status, detail: String, fix: String?) {
+        public init(name: String, status: Status, detail: String, fix: String?, remedy: (any Remedy)? = nil) {
             self.name = name
             self.status = status
             self.detail = detail
             self.fix = fix
+            self.remedy = remedy
         }
     }
     public var checks: [Check] = []

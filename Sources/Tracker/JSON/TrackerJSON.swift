@@ -19,12 +19,12 @@ public struct TrackerRemovalJSON: PublicJSONShape, Sendable {
     public var photo_ids: [String]
     public var files_removed: [String]
 
-    public init(removed: String, id: String, miniatureIDs: [String] = [], photos: [TrackerPhoto]) {
-        self.removed = removed
-        self.id = id
-        miniature_ids = miniatureIDs
-        photo_ids = photos.map(\.id)
-        files_removed = photos.map(\.file).filter(TrackerIntegrity.isPhotoFile)
+    public init(_ removal: TrackerRemoval) {
+        removed = removal.kind.rawValue
+        id = removal.id
+        miniature_ids = removal.miniatureIDs
+        photo_ids = removal.photos.map(\.id)
+        files_removed = removal.filesRemoved
     }
 }
 
