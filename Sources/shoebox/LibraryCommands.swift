@@ -130,7 +130,8 @@ struct Doctor: ParsableCommand {
                 for c in report.checks {
                     let mark = c.status == .ok ? "ok" : (c.status == .warning ? "warning" : "PROBLEM")
                     // A remedy the fix line does not say already (a damaged index's) ends the detail.
-                    let hint = (c.remedy as? any CommandWorded).map(\.commandHint).flatMap { $0 == c.fix ? nil : "; " + $0 } ?? ""
+                    let worded: String? = (c.remedy as? any CommandWorded)?.commandHint
+                    let hint = worded.map { $0 == c.fix ? "" : "; " + $0 } ?? ""
                     Terminal.out("\(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(c.name): \(c.detail)\(hint)")
                     if let fix = c.fix, c.status != .ok { Terminal.out("         fix: \(fix)") }
                 }
