@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 import PhotoLibrary
 #if canImport(Glibc)
@@ -50,7 +49,6 @@ public struct CurationShare {
     public func share(_ entries: [CurationEntry], to folder: String, copy: Bool) throws -> [Placed] {
         guard !entries.isEmpty else { throw CurationError.nothingSelected }
         let dir = try ShareFolder.open(folder, library: curation.library)
-        defer { close(dir.fd) }
         // Every original opened and checked first: nothing is written when one is not there.
         var groups: [[Source]] = []
         defer { for g in groups { for s in g { close(s.fd) } } }
@@ -61,22 +59,18 @@ public struct CurationShare {
             }
         }
         var placed: [Placed] = []
-        var made: [(name: String, inode: UInt64)] = []
         do {
             for group in groups {
-                let names = try place(group, in: dir.fd, copy: copy, made: &made)
+                let names = try place(group, in: dir, copy: copy)
                 for (s, n) in zip(group, names) {
                     placed.append(Placed(id: s.asset.id, source: s.asset.path, name: n.name, method: n.method,
                                          size: Int64(s.stat.st_size), isCompanion: s.isCompanion))
                 }
             }
-            guard fsync(dir.fd) == 0 || errno == EINVAL else { throw ShareFolder.failure(folder, errno) }
+            try dir.sync()
         } catch {
-            for m in made.reversed() {
-                var st = stat()
-                if fstatat(dir.fd, m.name, &st, AT_SYMLINK_NOFOLLOW) == 0, UInt64(st.st_ino) == m.inode { unlinkat(dir.fd, m.name, 0) }
-            }
-            fsync(dir.fd)
+            // All or nothing: what this run put into DIR goes.
+            dir.undo()
             throw error
         }
         return placed
@@ -99,10 +93,9 @@ public struct CurationShare {
     }
 
     /// Places one photo (and its companion) under the first free stem; returns each file's name.
-    private func place(_ group: [Source], in dir: Int32, copy: Bool,
-                       made: inout [(name: String, inode: UInt64)]) throws -> [(name: String, method: Method)] {
+    private func place(_ group: [Source], in dir: OutsideFolder, copy: Bool) throws -> [(name: String, method: Method)] {
         let names = group.map { ShareNames(fileName: $0.asset.name) }
-        if try zip(group, names).allSatisfy({ try ShareFolder.holdsSame($0.0, named: $0.1.candidate(1), in: dir) }) {
+        if try zip(group, names).allSatisfy({ try ShareFolder.holdsSame($0.0, named: $0.1.candidate(1), in: dir.fd) }) {
             return names.map { ($0.candidate(1), .alreadyThere) }
         }
         for n in 1...10_000 {
@@ -110,20 +103,13 @@ public struct CurationShare {
             var clash = false
             for (s, name) in zip(group, names) {
                 let candidate = name.candidate(n)
-                guard let method = try ShareFolder.put(s, named: candidate, in: dir, copy: copy) else { clash = true; break }
+                guard let method = try ShareFolder.put(s, named: candidate, in: dir.fd, copy: copy) else { clash = true; break }
                 done.append((candidate, method))
-                var st = stat()
-                fstatat(dir, candidate, &st, AT_SYMLINK_NOFOLLOW)
-                made.append((candidate, UInt64(st.st_ino)))
+                dir.record(candidate)
             }
             if !clash { return done }
             // A name of the group is taken: the others placed under this stem go, the next stem is tried.
-            for d in done {
-                if let i = made.lastIndex(where: { $0.name == d.name }) {
-                    unlinkat(dir, d.name, 0)
-                    made.remove(at: i)
-                }
-            }
+            for d in done { dir.remove(d.name) }
         }
         throw ShoeboxError(.alreadyExists, "10000 files called \(group[0].asset.name) are in the folder already; choose another folder")
     }

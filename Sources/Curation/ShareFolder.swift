@@ -5,19 +5,18 @@ import PhotoLibrary
 import Glibc
 #endif
 
-/// The folder `curate share --to DIR` writes into, and the system calls that write there: all
-/// relative to the folder's descriptor, none following a link found in it.
+/// The folder `curate share --to DIR` writes into (`OutsideFolder`), and the system calls that
+/// write there: all relative to the folder's descriptor, none following a link found in it.
 enum ShareFolder {
     /// `O_TMPFILE` (a macro Swift does not import): `__O_TMPFILE | O_DIRECTORY`.
     static let oTmpfile: Int32 = 0o20000000 | O_DIRECTORY
 
     /// DIR opened: made when missing (its parent must exist), refused inside the library (the
     /// shared files would be indexed as new photos, duplicates of their originals).
-    static func open(_ path: String, library: Library) throws -> (fd: Int32, path: String) {
-        let fd = try OutsideFolder.open(path, library: library, inside: {
+    static func open(_ path: String, library: Library) throws -> OutsideFolder {
+        try OutsideFolder.make(path, library: library, inside: {
             ShoeboxError(.invalidArgument, "\($0) is inside the library: shared files there would be indexed as copies of their originals; share to a folder outside \(library.root.path)")
         }, failure: failure)
-        return (fd, path)
     }
 
     static func failure(_ path: String, _ e: Int32) -> ShoeboxError {

@@ -167,32 +167,3 @@ extension OutsideFolder {
         fsync(fd)
     }
 }
-
-extension OutsideFolder {
-    /// The folder at `path` (absolute) opened, made when missing, by path (the callers not yet
-    /// on `make`); the caller closes it.
-    public static func open(_ path: String, library: Library, inside: (String) -> ShoeboxError,
-                            failure: (String, Int32) -> ShoeboxError) throws -> Int32 {
-        let parent = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: path), let real = realpath(parent, nil) {
-            defer { free(real) }
-            if library.contains(realPath: String(cString: real)) { throw inside(path) }
-        }
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            let e = errno
-            if e == ENOENT { throw ShoeboxError(.notFound, "cannot make the folder \(path): the folder that would hold it does not exist") }
-            throw failure(path, e)
-        }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            if e == ENOTDIR { throw ShoeboxError(.invalidArgument, "\(path) is not a folder") }
-            throw failure(path, e)
-        }
-        if let real = Library.realPath(ofDescriptor: fd), library.contains(realPath: real) {
-            close(fd)
-            throw inside(path)
-        }
-        return fd
-    }
-}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `curate share --to DIR` writes outside the library only, and a failed share leaves the folder
+/// as it found it (issue 28): DIR is made relative to its opened and checked parent, what a failed
+/// run made goes (DIR too when it made it), a full disk is named by its folder, and a second share
+/// finds the same bytes under a numbered name as well.
+@Suite struct CurationShareOutsideTests {
+    static let picks = ["2016/2016-12 Tokyo/IMG_0758.HEIC", "2016/2016-12 Tokyo/IMG_0761.JPG",
+                        "2023/2023-12 Honolulu/IMG_0773.JPG", "Downloads/copy of IMG_0766.JPG"]
+
+    static func selected() throws -> Curating {
+        let c = try Curating.roll()
+        try c.add(picks)
+        let r = try c.cli.run(["curate", "top", "20"])
+        guard r.status == 0 else { throw Failure("curate top failed: \(r.stderr)") }
+        return c
+    }
+
+    @Test func aParentSwappedForALinkIntoTheLibraryNeverGetsTheFolder() throws {
+        let c = try Self.selected()
+        let before = FolderSwap.names(under: c.root)
+        let swap = try FolderSwap(try tempFolder("parent"), linkTo: c.root)
+        let results = try swap.during(25) { i in
+            try c.cli.run(["curate", "share", "--to", swap.folder.appendingPathComponent("out\(i)").path])
+        }
+        #expect(FolderSwap.names(under: c.root) == before, "folders were made in the library")
+        for (i, r) in results.enumerated() {
+            if r.status == 0 {
+                let made = try FileManager.default.contentsOfDirectory(atPath: swap.folder.appendingPathComponent("out\(i)").path)
+                #expect(made.count == Self.picks.count + 1, "run \(i): \(made)")  // and the Live Photo's movie
+            } else {
+                #expect(r.status == 1 && r.stderrLines.count == 1, "run \(i): \(r.stderr)")
+            }
+        }
+    }
+}
