@@ -48,8 +48,7 @@ public struct CurationShare {
     /// Shares `entries` (in that order) into `folder` (absolute); returns what was placed.
     public func share(_ entries: [CurationEntry], to folder: String, copy: Bool) throws -> [Placed] {
         guard !entries.isEmpty else { throw CurationError.nothingSelected }
-        let dir = try ShareFolder.open(folder, library: curation.library)
-        // Every original opened and checked first: nothing is written when one is not there.
+        // Every original opened and checked first: nothing is made or written when one is not there.
         var groups: [[Source]] = []
         defer { for g in groups { for s in g { close(s.fd) } } }
         for e in entries {
@@ -58,6 +57,7 @@ public struct CurationShare {
                 groups[groups.count - 1].append(try open(c, isCompanion: true))
             }
         }
+        let dir = try ShareFolder.open(folder, library: curation.library)
         var placed: [Placed] = []
         do {
             for group in groups {
@@ -69,7 +69,7 @@ public struct CurationShare {
             }
             try dir.sync()
         } catch {
-            // All or nothing: what this run put into DIR goes.
+            // All or nothing: what this run put into DIR goes, and DIR itself when it made it.
             dir.undo()
             throw error
         }

@@ -8,8 +8,8 @@ import Glibc
 /// would sit among the user's photos), made when missing (its parent must exist), and written
 /// only relative to its descriptor (`OutsideFolder`). No file there is replaced and no link
 /// followed: every name is checked free first, each file is written whole under a hidden
-/// temporary name and renamed into place without replacing. A failure removes what this export
-/// wrote.
+/// temporary name and renamed into place without replacing. A failure leaves the folder as it
+/// was: what this export wrote goes, and the folder too when the export made it.
 struct TrackerExportFolder {
     let path: String
     let library: Library

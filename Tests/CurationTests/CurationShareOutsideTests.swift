@@ -38,4 +38,21 @@ import Glibc
             }
         }
     }
+
+    @Test func aFailedShareLeavesTheFolderAsItWas() throws {
+        let c = try Self.selected()
+        // A selected photo touched since the scan: the share stops before writing.
+        let touched = c.root.appendingPathComponent(Self.picks[3])
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: touched.path)
+        let fresh = try tempFolder("new")
+        let r = try c.cli.run(["curate", "share", "--to", fresh.path])
+        #expect(r.status == 1 && r.stderrLines.count == 1 && r.stderr.contains("changed since the last scan"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fresh.path), "the failed share left the folder it made")
+        // A folder that was there stays, with what it held.
+        let old = try tempFolder("old")
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: old.appendingPathComponent("notes.txt"))
+        #expect(try c.cli.run(["curate", "share", "--to", old.path]).status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: old.path) == ["notes.txt"])
+    }
 }

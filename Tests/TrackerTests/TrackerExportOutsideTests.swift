@@ -29,4 +29,19 @@ import TestSupport
             }
         }
     }
+
+    @Test(.enabled(if: SmallDisk.unavailable == nil, "\(SmallDisk.unavailable ?? "")"))
+    func aFailedExportLeavesTheFolderAsItWas() throws {
+        let t = try tracker()
+        let disk = try SmallDisk(megabytes: 1)
+        let old = try disk.usersFolder("old")
+        // Room for three of the seven CSV files (a page each): the export fails part way.
+        try disk.fill(leaving: 3 * 4096)
+        for dir in [disk.mountPoint.appendingPathComponent("new"), old] {
+            let r = try t.fails(["export", "--format", "csv", "-o", dir.path])
+            #expect(r.status == 1 && r.stderrLines.count == 1 && r.stderr.contains("full"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: disk.mountPoint.appendingPathComponent("new").path), "the failed export left the folder it made")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: old.path) == ["notes.txt"])
+    }
 }

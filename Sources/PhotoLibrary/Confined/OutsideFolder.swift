@@ -160,10 +160,17 @@ extension OutsideFolder {
         guard fsync(fd) == 0 || errno == EINVAL else { throw failure(path, errno) }
     }
 
-    /// A failed run's undo: what it put here goes (only what is still its file). What was
-    /// here before stays.
+    /// A failed run's undo: what it put here goes (only what is still its file), then the
+    /// folder itself when the run made it and it is empty again. What was here before stays.
     public func undo() {
         for entry in added.reversed() { remove(entry.name) }
         fsync(fd)
+        guard parentFD >= 0 else { return }
+        let leaf = (path as NSString).lastPathComponent
+        var mine = stat(), there = stat()
+        // Only the folder this run made (the same inode), never one swapped in under its name.
+        guard fstat(fd, &mine) == 0, fstatat(parentFD, leaf, &there, AT_SYMLINK_NOFOLLOW) == 0,
+              mine.st_dev == there.st_dev, mine.st_ino == there.st_ino else { return }
+        if unlinkat(parentFD, leaf, AT_REMOVEDIR) == 0 { fsync(parentFD) }
     }
 }
