@@ -103,7 +103,7 @@ public struct CurationShare {
             var clash = false
             for (s, name) in zip(group, names) {
                 let candidate = name.candidate(n)
-                guard let method = try ShareFolder.put(s, named: candidate, in: dir.fd, copy: copy) else { clash = true; break }
+                guard let method = try ShareFolder.put(s, named: candidate, in: dir, copy: copy) else { clash = true; break }
                 done.append((candidate, method))
                 dir.record(candidate)
             }

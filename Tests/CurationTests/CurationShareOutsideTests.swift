@@ -55,4 +55,20 @@ import Glibc
         #expect(try c.cli.run(["curate", "share", "--to", old.path]).status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: old.path) == ["notes.txt"])
     }
+
+    @Test(.enabled(if: SmallDisk.unavailable == nil, "\(SmallDisk.unavailable ?? "")"))
+    func aFullDiskIsNamedByTheFolderAndWhatWasCopiedGoes() throws {
+        let c = try Self.selected()
+        let disk = try SmallDisk(megabytes: 1)
+        let old = try disk.usersFolder("old")
+        // Room for about one photo: the share fails part way.
+        try disk.fill(leaving: 160 * 1024)
+        for dir in [disk.mountPoint.appendingPathComponent("new"), old] {
+            let r = try c.cli.run(["curate", "share", "--to", dir.path])
+            #expect(r.status == 1 && r.stderrLines.count == 1, "\(r.stderr)")
+            #expect(r.stderr.contains("no space left on device in \(dir.path)"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: disk.mountPoint.appendingPathComponent("new").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: old.path) == ["notes.txt"])
+    }
 }
