@@ -58,10 +58,11 @@ public struct CurationShare {
             }
         }
         let dir = try ShareFolder.open(folder, library: curation.library)
+        var present = ShareFolder.names(in: dir)
         var placed: [Placed] = []
         do {
             for group in groups {
-                let names = try place(group, in: dir, copy: copy)
+                let names = try place(group, in: dir, copy: copy, present: &present)
                 for (s, n) in zip(group, names) {
                     placed.append(Placed(id: s.asset.id, source: s.asset.path, name: n.name, method: n.method,
                                          size: Int64(s.stat.st_size), isCompanion: s.isCompanion))
@@ -93,10 +94,16 @@ public struct CurationShare {
     }
 
     /// Places one photo (and its companion) under the first free stem; returns each file's name.
-    private func place(_ group: [Source], in dir: OutsideFolder, copy: Bool) throws -> [(name: String, method: Method)] {
+    /// A stem whose names all hold these bytes already (a share before this one, under the
+    /// plain name or a numbered one) is where they are: nothing is added. `present`: the
+    /// folder's names, kept up to date.
+    private func place(_ group: [Source], in dir: OutsideFolder, copy: Bool,
+                       present: inout Set<String>) throws -> [(name: String, method: Method)] {
         let names = group.map { ShareNames(fileName: $0.asset.name) }
-        if try zip(group, names).allSatisfy({ try ShareFolder.holdsSame($0.0, named: $0.1.candidate(1), in: dir.fd) }) {
-            return names.map { ($0.candidate(1), .alreadyThere) }
+        for n in names[0].numbers(in: present) {
+            if try zip(group, names).allSatisfy({ try ShareFolder.holdsSame($0.0, named: $0.1.candidate(n), in: dir.fd) }) {
+                return names.map { ($0.candidate(n), .alreadyThere) }
+            }
         }
         for n in 1...10_000 {
             var done: [(name: String, method: Method)] = []
@@ -107,7 +114,10 @@ public struct CurationShare {
                 done.append((candidate, method))
                 dir.record(candidate)
             }
-            if !clash { return done }
+            if !clash {
+                present.formUnion(done.map(\.name))
+                return done
+            }
             // A name of the group is taken: the others placed under this stem go, the next stem is tried.
             for d in done { dir.remove(d.name) }
         }
@@ -127,4 +137,15 @@ struct ShareNames {
     }
 
     func candidate(_ n: Int) -> String { n == 1 ? stem + ext : "\(stem) (\(n))\(ext)" }
+
+    /// The numbers of this name's candidates among `names`, in order (1 for the plain name).
+    func numbers(in names: Set<String>) -> [Int] {
+        let head = stem + " (", tail = ")" + ext
+        var out = names.contains(candidate(1)) ? [1] : []
+        for name in names where name.count > head.count + tail.count && name.hasPrefix(head) && name.hasSuffix(tail) {
+            let digits = name.dropFirst(head.count).dropLast(tail.count)
+            if let n = Int(digits), n > 1, candidate(n) == name { out.append(n) }
+        }
+        return out.sorted()
+    }
 }

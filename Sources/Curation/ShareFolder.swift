@@ -31,6 +31,20 @@ enum ShareFolder {
         }
     }
 
+    /// The names in the folder now, for finding the numbered names a photo may have already.
+    static func names(in folder: OutsideFolder) -> Set<String> {
+        let fd = dup(folder.fd)
+        guard fd >= 0, let dir = fdopendir(fd) else { return [] }
+        defer { closedir(dir) }
+        rewinddir(dir)
+        var out: Set<String> = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name != "." && name != ".." { out.insert(name) }
+        }
+        return out
+    }
+
     /// Whether `name` in `dir` is already a regular file with `source`'s bytes (the same inode,
     /// or the same size and content). A link or anything else there is not.
     static func holdsSame(_ source: CurationShare.Source, named name: String, in dir: Int32) throws -> Bool {

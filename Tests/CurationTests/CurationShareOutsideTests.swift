@@ -71,4 +71,26 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: disk.mountPoint.appendingPathComponent("new").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: old.path) == ["notes.txt"])
     }
+
+    @Test func sharingAgainFindsTheSameBytesUnderANumberedName() throws {
+        let c = try Self.selected()
+        let dir = try tempFolder("again")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        // The user's own files under the names: the shared photo and the Live Photo's pair get " (2)".
+        for name in ["IMG_0761.JPG", "IMG_0758.HEIC"] { try Data("theirs".utf8).write(to: dir.appendingPathComponent(name)) }
+        for copy in [false, true] {
+            let first = try c.cli.json(["curate", "share", "--to", dir.path] + (copy ? ["--copy"] : [])) as? [String: Any] ?? [:]
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            let again = try c.cli.json(["curate", "share", "--to", dir.path]) as? [String: Any] ?? [:]
+            let files = again["files"] as? [[String: Any]] ?? []
+            #expect(files.count == Self.picks.count + 1)
+            #expect(files.allSatisfy { $0["method"] as? String == "already-there" }, "\(files)")
+            #expect(Set(files.map { $0["name"] as! String }).isSuperset(of: ["IMG_0761 (2).JPG", "IMG_0758 (2).HEIC", "IMG_0758 (2).MOV"]))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == names.sorted())
+            #expect(!names.contains { $0.contains(" (3)") })
+            if !copy { #expect((first["files"] as? [[String: Any]] ?? []).allSatisfy { $0["method"] as? String == "link" }) }
+            // Emptied but for the user's files, for the second round.
+            for name in names where !["IMG_0761.JPG", "IMG_0758.HEIC"].contains(name) { try FileManager.default.removeItem(at: dir.appendingPathComponent(name)) }
+        }
+    }
 }
