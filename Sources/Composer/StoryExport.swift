@@ -54,43 +54,34 @@ public struct StoryExport {
         return ext.isEmpty ? "\(base) (\(n))" : "\(base) (\(n)).\(ext)"
     }
 
-    /// Writes `bytes` as the new file `path` (absolute, outside the library). With `numbering`
-    /// (a default name), a taken name gets " (2)", " (3)"…; otherwise a taken name — a file, a
-    /// link, anything — is one error and nothing is written. Returns the path written.
-    public func writeOutside(_ bytes: [UInt8], to path: String, numbering: Bool) throws -> String {
-        let folder = (path as NSString).deletingLastPathComponent, leaf = (path as NSString).lastPathComponent
-        guard !leaf.isEmpty, leaf != ".", leaf != ".." else { throw ShoeboxError(.invalidArgument, "\(path) is not a file name") }
-        let dir = Glibc.open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else {
-            let e = errno
-            throw ShoeboxError(e == ENOENT ? .notFound : .io, "cannot write \(path): the folder \(folder) \(e == ENOENT ? "does not exist" : "cannot be opened (\(String(cString: strerror(e))))")")
-        }
-        defer { close(dir) }
-        try refuseInsideLibrary(dir, path)
+    /// Writes `bytes` as the new file `path` (absolute, outside the library), relative to its
+    /// folder opened and checked once (`OutsideFolder`). With `numbering` (a default name), a
+    /// taken name gets " (2)", " (3)"…; otherwise a taken name — a file, a link, anything — is
+    /// one error and nothing is written. Returns the folder (whose `undo` takes the file back)
+    /// and the name written.
+    public func writeOutside(_ bytes: [UInt8], to path: String, numbering: Bool) throws -> (folder: OutsideFolder, name: String) {
+        let (folder, leaf) = try OutsideFolder.holding(path, library: composer.library, inside: {
+            ShoeboxError(.invalidArgument, "\($0) is inside the library; `shoebox compose export --save` puts the story there (in \(Self.savedFolder)/, indexed)")
+        })
         let data = Data(bytes)
         for n in 1...(numbering ? 1000 : 1) {
             let name = Self.numbered(leaf, n)
-            let shown = folder + "/" + name
             var st = stat()
-            if fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
+            if fstatat(folder.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
                 if numbering { continue }
-                if (st.st_mode & S_IFMT) == S_IFLNK {
-                    throw ShoeboxError(.alreadyExists, "\(shown) is a symbolic link; Shoebox does not write through it: choose another name with -o")
-                }
-                throw ShoeboxError(.alreadyExists, "\(shown) already exists; nothing was replaced: choose another name with -o")
+                throw Self.taken(folder.shown(name), isLink: (st.st_mode & S_IFMT) == S_IFLNK)
             }
-            if try AtomicFile.create(data, named: name, inFolder: dir, shownAs: folder) { return shown }
+            if try folder.create(data, named: name) { return (folder, name) }
             if numbering { continue }
-            throw ShoeboxError(.alreadyExists, "\(shown) already exists; nothing was replaced: choose another name with -o")
+            throw Self.taken(folder.shown(name), isLink: false)
         }
         throw ShoeboxError(.alreadyExists, "\(path) and 999 numbered names beside it are taken; choose a name with -o")
     }
 
-    /// Throws when the open folder `dir` is the library or inside it: a path from outside would
-    /// bypass the confined layer and the index (`--save` is the way in).
-    private func refuseInsideLibrary(_ dir: Int32, _ path: String) throws {
-        guard let real = Library.realPath(ofDescriptor: dir), composer.library.contains(realPath: real) else { return }
-        throw ShoeboxError(.invalidArgument, "\(path) is inside the library; `shoebox compose export --save` puts the story there (in \(Self.savedFolder)/, indexed)")
+    /// The error for an `-o FILE` that is taken: nothing is replaced, no link written through.
+    static func taken(_ path: String, isLink: Bool) -> ShoeboxError {
+        if isLink { return ShoeboxError(.alreadyExists, "\(path) is a symbolic link; Shoebox does not write through it: choose another name with -o") }
+        return ShoeboxError(.alreadyExists, "\(path) already exists; nothing was replaced: choose another name with -o")
     }
 
     /// Writes `bytes` into the library as `Collages/<name>` (numbered when taken) through the

@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 import PhotoLibrary
 #if canImport(Glibc)
@@ -49,9 +48,7 @@ public struct CurationShare {
     /// Shares `entries` (in that order) into `folder` (absolute); returns what was placed.
     public func share(_ entries: [CurationEntry], to folder: String, copy: Bool) throws -> [Placed] {
         guard !entries.isEmpty else { throw CurationError.nothingSelected }
-        let dir = try ShareFolder.open(folder, library: curation.library)
-        defer { close(dir.fd) }
-        // Every original opened and checked first: nothing is written when one is not there.
+        // Every original opened and checked first: nothing is made or written when one is not there.
         var groups: [[Source]] = []
         defer { for g in groups { for s in g { close(s.fd) } } }
         for e in entries {
@@ -60,23 +57,21 @@ public struct CurationShare {
                 groups[groups.count - 1].append(try open(c, isCompanion: true))
             }
         }
+        let dir = try ShareFolder.open(folder, library: curation.library)
+        var present = ShareFolder.names(in: dir)
         var placed: [Placed] = []
-        var made: [(name: String, inode: UInt64)] = []
         do {
             for group in groups {
-                let names = try place(group, in: dir.fd, copy: copy, made: &made)
+                let names = try place(group, in: dir, copy: copy, present: &present)
                 for (s, n) in zip(group, names) {
                     placed.append(Placed(id: s.asset.id, source: s.asset.path, name: n.name, method: n.method,
                                          size: Int64(s.stat.st_size), isCompanion: s.isCompanion))
                 }
             }
-            guard fsync(dir.fd) == 0 || errno == EINVAL else { throw ShareFolder.failure(folder, errno) }
+            try dir.sync()
         } catch {
-            for m in made.reversed() {
-                var st = stat()
-                if fstatat(dir.fd, m.name, &st, AT_SYMLINK_NOFOLLOW) == 0, UInt64(st.st_ino) == m.inode { unlinkat(dir.fd, m.name, 0) }
-            }
-            fsync(dir.fd)
+            // All or nothing: what this run put into DIR goes, and DIR itself when it made it.
+            dir.undo()
             throw error
         }
         return placed
@@ -99,11 +94,16 @@ public struct CurationShare {
     }
 
     /// Places one photo (and its companion) under the first free stem; returns each file's name.
-    private func place(_ group: [Source], in dir: Int32, copy: Bool,
-                       made: inout [(name: String, inode: UInt64)]) throws -> [(name: String, method: Method)] {
+    /// A stem whose names all hold these bytes already (a share before this one, under the
+    /// plain name or a numbered one) is where they are: nothing is added. `present`: the
+    /// folder's names, kept up to date.
+    private func place(_ group: [Source], in dir: OutsideFolder, copy: Bool,
+                       present: inout Set<String>) throws -> [(name: String, method: Method)] {
         let names = group.map { ShareNames(fileName: $0.asset.name) }
-        if try zip(group, names).allSatisfy({ try ShareFolder.holdsSame($0.0, named: $0.1.candidate(1), in: dir) }) {
-            return names.map { ($0.candidate(1), .alreadyThere) }
+        for n in names[0].numbers(in: present) {
+            if try zip(group, names).allSatisfy({ try ShareFolder.holdsSame($0.0, named: $0.1.candidate(n), in: dir.fd) }) {
+                return names.map { ($0.candidate(n), .alreadyThere) }
+            }
         }
         for n in 1...10_000 {
             var done: [(name: String, method: Method)] = []
@@ -112,18 +112,14 @@ public struct CurationShare {
                 let candidate = name.candidate(n)
                 guard let method = try ShareFolder.put(s, named: candidate, in: dir, copy: copy) else { clash = true; break }
                 done.append((candidate, method))
-                var st = stat()
-                fstatat(dir, candidate, &st, AT_SYMLINK_NOFOLLOW)
-                made.append((candidate, UInt64(st.st_ino)))
+                dir.record(candidate)
             }
-            if !clash { return done }
+            if !clash {
+                present.formUnion(done.map(\.name))
+                return done
+            }
             // A name of the group is taken: the others placed under this stem go, the next stem is tried.
-            for d in done {
-                if let i = made.lastIndex(where: { $0.name == d.name }) {
-                    unlinkat(dir, d.name, 0)
-                    made.remove(at: i)
-                }
-            }
+            for d in done { dir.remove(d.name) }
         }
         throw ShoeboxError(.alreadyExists, "10000 files called \(group[0].asset.name) are in the folder already; choose another folder")
     }
@@ -141,4 +137,15 @@ struct ShareNames {
     }
 
     func candidate(_ n: Int) -> String { n == 1 ? stem + ext : "\(stem) (\(n))\(ext)" }
+
+    /// The numbers of this name's candidates among `names`, in order (1 for the plain name).
+    func numbers(in names: Set<String>) -> [Int] {
+        let head = stem + " (", tail = ")" + ext
+        var out = names.contains(candidate(1)) ? [1] : []
+        for name in names where name.count > head.count + tail.count && name.hasPrefix(head) && name.hasSuffix(tail) {
+            let digits = name.dropFirst(head.count).dropLast(tail.count)
+            if let n = Int(digits), n > 1, candidate(n) == name { out.append(n) }
+        }
+        return out.sorted()
+    }
 }

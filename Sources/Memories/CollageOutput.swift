@@ -53,30 +53,22 @@ public struct CollageOutput {
     }
 
     /// Writes the collage to `path` outside the library: refused when something (a file, a
-    /// link) is there already, and inside the library (that is what `--save` is for).
+    /// link) is there already, and inside the library (that is what `--save` is for). The
+    /// folder is opened and checked once (`OutsideFolder`) and the file created relative to it,
+    /// so a folder swapped for a link into the library meanwhile never gets the collage.
     public static func write(_ collage: Collage, to path: String, library: Library) throws {
-        let url = URL(fileURLWithPath: path)
+        let (folder, name) = try OutsideFolder.holding(path, library: library, inside: {
+            ShoeboxError(.invalidArgument, "\($0) is inside the library: use --save to put a collage there (it is then indexed)")
+        })
         var st = stat()
-        if lstat(path, &st) == 0 {
+        if fstatat(folder.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
             let type = st.st_mode & S_IFMT
             if type == S_IFDIR { throw ShoeboxError(.invalidArgument, "\(path) is a folder: -o takes a file name (e.g. \(path)/memory.jpg)") }
             let what = type == S_IFLNK ? "a symbolic link" : "a file"
             throw ShoeboxError(.alreadyExists, "\(path) is \(what) already; nothing was replaced (choose another name)")
         }
-        let folder = url.deletingLastPathComponent().path
-        if let real = realpath(folder, nil), let root = realpath(library.root.path, nil) {
-            let (r, l) = (String(cString: real), String(cString: root))
-            free(real); free(root)
-            if r == l || r.hasPrefix(l.hasSuffix("/") ? l : l + "/") {
-                throw ShoeboxError(.invalidArgument, "\(path) is inside the library: use --save to put a collage there (it is then indexed)")
-            }
-        }
-        do {
-            guard try AtomicFile.create(Data(collage.jpeg), at: url) else {
-                throw ShoeboxError(.alreadyExists, "\(path) appeared meanwhile; nothing was replaced")
-            }
-        } catch let e as ShoeboxError where e.code == .io && !FileManager.default.fileExists(atPath: folder) {
-            throw ShoeboxError(.notFound, "cannot write \(path): the folder \(folder) does not exist")
+        guard try folder.create(Data(collage.jpeg), named: name) else {
+            throw ShoeboxError(.alreadyExists, "\(path) appeared meanwhile; nothing was replaced")
         }
     }
 }

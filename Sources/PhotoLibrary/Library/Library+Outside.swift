@@ -4,23 +4,34 @@ import Glibc
 #endif
 
 /// Telling a folder outside the library from one inside it, for commands that write where the
-/// user says (`curate share --to DIR`, `compose export -o FILE`): a path inside would bypass the
-/// confined layer and have the watcher index the file as a new photo.
+/// user says (`OutsideFolder`): a folder inside would bypass the confined layer and have the
+/// watcher index what is written as new photos.
 extension Library {
-    /// Whether the folder whose link-resolved path is `real` is the library or inside it.
-    public func contains(realPath real: String) -> Bool {
-        guard let root = realpath(root.path, nil) else { return false }
-        let rootPath = String(cString: root)
-        free(root)
-        return real == rootPath || real.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/")
+    /// Whether the open folder `fd` is the library's folder or one inside it. Walks up from the
+    /// folder itself by "..", comparing each folder's device and inode with the library's: what
+    /// is compared is the folder as opened, so a link on its path, a bind mount of the library
+    /// or a folder renamed meanwhile is seen through. Unknown (a folder that cannot be
+    /// described) counts as inside.
+    public func contains(folder fd: Int32) -> Bool {
+        var library = stat()
+        guard stat(root.path, &library) == 0 else { return false }  // no library folder: nothing is inside it
+        var current = openat(fd, ".", Self.pathOnly)
+        guard current >= 0 else { return true }
+        defer { close(current) }
+        while true {
+            var here = stat()
+            guard fstat(current, &here) == 0 else { return true }
+            if here.st_dev == library.st_dev && here.st_ino == library.st_ino { return true }
+            let up = openat(current, "..", Self.pathOnly)
+            guard up >= 0 else { return true }
+            var above = stat()
+            let atTop = fstat(up, &above) == 0 && above.st_dev == here.st_dev && above.st_ino == here.st_ino
+            close(current)
+            current = up
+            if atTop { return false }  // "/" is its own parent
+        }
     }
 
-    /// The link-resolved path of the open descriptor `fd` (what /proc/self/fd says), nil when
-    /// the system does not say.
-    public static func realPath(ofDescriptor fd: Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    /// `O_PATH | O_DIRECTORY | O_CLOEXEC`: a folder described, not read (no read permission needed).
+    private static let pathOnly: Int32 = 0o10000000 | O_DIRECTORY | O_CLOEXEC
 }

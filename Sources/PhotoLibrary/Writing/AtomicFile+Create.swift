@@ -38,7 +38,7 @@ extension AtomicFile.Temporary {
             return true
         }
         if errno == EEXIST { return false }
-        throw ShoeboxError(errno == ENOSPC || errno == EDQUOT ? .noSpace : .io, "cannot write \(target): \(ShoeboxError.errnoText())")
+        throw failed()
     }
 }
 

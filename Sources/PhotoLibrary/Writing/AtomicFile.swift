@@ -123,13 +123,19 @@ public enum AtomicFile {
         private var fd: Int32
         private var renamed = false
 
+        /// The error of the system call that just failed on the temporary: a full disk (bytes,
+        /// inodes or quota) is `noSpace`, so a caller can name the disk that is full.
+        func failed(_ e: Int32 = errno) -> ShoeboxError {
+            ShoeboxError(e == ENOSPC || e == EDQUOT ? .noSpace : .io, "cannot write \(target): \(ShoeboxError.errnoText(e))")
+        }
+
         init(_ name: String, in folderFD: Int32, shownAs folder: String, holding data: Data) throws {
             self.name = name
             self.folderFD = folderFD
             target = folder + "/" + name
             temporaryName = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
             fd = openat(folderFD, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())") }
+            guard fd >= 0 else { throw failed() }
             do { try writeAll(data) } catch {
                 discard()
                 throw error
@@ -143,7 +149,7 @@ public enum AtomicFile {
                     let n = Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
                     if n < 0 {
                         if errno == EINTR { continue }
-                        throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
+                        throw failed()
                     }
                     done += n
                 }
@@ -160,13 +166,13 @@ public enum AtomicFile {
         func waitForWriteBack() throws {
             let waitWriteWait: UInt32 = 7  // SYNC_FILE_RANGE_WAIT_BEFORE | WRITE | WAIT_AFTER
             if AtomicFile.syncFileRange?(fd, 0, 0, waitWriteWait) != 0 {
-                throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
+                throw failed()
             }
         }
 
         /// The data (and the size that covers it) on disk; not the name, which is the rename's.
         func flushData() throws {
-            if fdatasync(fd) != 0 { throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())") }
+            if fdatasync(fd) != 0 { throw failed() }
         }
 
         /// Closes the temporary and puts it in the target's place.
@@ -174,7 +180,7 @@ public enum AtomicFile {
             close(fd)
             fd = -1
             guard renameat(folderFD, temporaryName, folderFD, name) == 0 else {
-                throw ShoeboxError(.io, "cannot write \(target): \(ShoeboxError.errnoText())")
+                throw failed()
             }
             renamed = true
         }
