@@ -33,18 +33,18 @@ extension StoryExport {
     /// anything is written, so a busy library leaves nothing behind — written to `destination`,
     /// saved into the library with `save`, and the draft cleared when it is still the one drawn.
     /// A failed save takes the file written outside back. `note` hears the draft's warnings.
-    public static func run(_ composer: Composer, to destination: Destination, save: Bool, at now: Date = ShoeboxClock.now(),
+    public static func run(_ session: LibrarySession, to destination: Destination, save: Bool, at now: Date = ShoeboxClock.now(),
                            lockTimeout: Double = 30, note: (String) -> Void = { _ in }) throws -> Outcome {
+        let composer = Composer(session: session)
         let (draft, entries) = try composer.load(note: note)
-        guard !entries.isEmpty else { throw ShoeboxError(.invalidArgument, "nothing to export: the composer draft is empty; add 1–4 photos with `shoebox compose add ID|PATH…`") }
+        guard !entries.isEmpty else { throw ShoeboxError(.invalidArgument, "nothing to export: the composer draft is empty", remedy: ComposerRemedy.add) }
         if save, let problem = composer.index.readOnlyReason { throw problem }
         // An -o that cannot be written fails before the work (and again, race-free, when created).
         if case .file(let path) = destination { try refuseTaken(path) }
         let export = StoryExport(composer: composer)
         let bytes = try export.encode(entries)
         let name = defaultName(at: now)
-        let lock = try LibraryLock(library: composer.library, timeout: lockTimeout)
-        return try withExtendedLifetime(lock) {
+        return try session.write(timeout: lockTimeout) { _ in
             var written: (folder: OutsideFolder, name: String)?
             switch destination {
             case .file(let path): written = try export.writeOutside(bytes, to: path, numbering: false)

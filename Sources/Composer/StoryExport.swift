@@ -26,9 +26,9 @@ public struct StoryExport {
     public func encode(_ entries: [ComposerEntry]) throws -> [UInt8] {
         guard !entries.isEmpty else { throw ComposerError.empty }
         for e in entries where e.asset.state != .present {
-            let fix = e.asset.state == .trashed ? "`shoebox restore \(e.asset.id)` or `shoebox compose remove \(e.position)`"
-                                                : "put its file back and `shoebox scan`, or `shoebox compose remove \(e.position)`"
-            throw ShoeboxError(.invalidArgument, "position \(e.position) (\(displayPath(e.asset.path))) is \(e.asset.state.rawValue): \(fix)")
+            throw ShoeboxError(.invalidArgument, "position \(e.position) (\(displayPath(e.asset.path))) is \(e.asset.state.rawValue)",
+                               remedy: e.asset.state == .trashed ? ComposerRemedy.restoreOrRemove(e.asset.id, position: e.position)
+                                                                 : ComposerRemedy.scanOrRemove(position: e.position))
         }
         let canvas = try StoryRenderer(library: composer.library).render(entries.map(\.asset))
         do {
@@ -61,7 +61,7 @@ public struct StoryExport {
     /// and the name written.
     public func writeOutside(_ bytes: [UInt8], to path: String, numbering: Bool) throws -> (folder: OutsideFolder, name: String) {
         let (folder, leaf) = try OutsideFolder.holding(path, library: composer.library, inside: {
-            ShoeboxError(.invalidArgument, "\($0) is inside the library; `shoebox compose export --save` puts the story there (in \(Self.savedFolder)/, indexed)")
+            ShoeboxError(.invalidArgument, "\($0) is inside the library", remedy: ComposerRemedy.save)
         })
         let data = Data(bytes)
         for n in 1...(numbering ? 1000 : 1) {
@@ -103,7 +103,7 @@ public struct StoryExport {
         let report = try LiveUpdater(library: composer.library, index: composer.index).apply([.arrived(relative)])
         if let problem = report.failed.first { throw ShoeboxError(.io, "\(relative) was written but not indexed: \(problem.reason)") }
         guard let asset = try composer.index.asset(path: relative) else {
-            throw ShoeboxError(.io, "\(relative) was written but not indexed; `shoebox scan` indexes it")
+            throw ShoeboxError(.io, "\(relative) was written but not indexed", remedy: LibraryRemedy.scan)
         }
         return asset
     }

@@ -20,12 +20,10 @@ struct ComposeExport: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let composer = Composer(library: library, index: try Index(library: library))
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             let destination: StoryExport.Destination = output.map { .file(URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL.path) }
                 ?? (save ? .nowhere : .defaultName(inFolder: cwd.path))
-            let done = try StoryExport.run(composer, to: destination, save: save, note: { Terminal.message($0) })
+            let done = try StoryExport.run(try options.session(), to: destination, save: save, note: { Terminal.message($0) })
             let (file, saved, entries) = (done.file, done.saved, done.entries)
             if json.json {
                 return try json.print(ComposeExportJSON(file: file, saved: saved, size: done.size, photos: entries.map(\.asset.id)))

@@ -12,11 +12,11 @@ final class ComposerExportOutsideTests: XCTestCase {
         let c = try Composing.library()
         try c.ok(["add", "wide.jpg"])
         let library = Library(root: c.root)
-        let composer = Composer(library: library, index: try Index(library: library))
+        let session = try LibrarySession(library)
         let target = c.out.appendingPathComponent("story.heic").path
         let held = try LibraryLock(library: library)
         for save in [true, false] {
-            XCTAssertThrowsError(try StoryExport.run(composer, to: .file(target), save: save, lockTimeout: 0.3)) { error in
+            XCTAssertThrowsError(try StoryExport.run(session, to: .file(target), save: save, lockTimeout: 0.3)) { error in
                 XCTAssertEqual((error as? ShoeboxError)?.code, .locked, "\(error)")
             }
             XCTAssertFalse(FileManager.default.fileExists(atPath: target), "save: \(save)")
