@@ -70,16 +70,11 @@ struct CurateAdd: ParsableCommand {
             let chosen = try curation.candidates(assets, album: album, year: year).filter { seen.insert($0.id).inserted }
             // The scores first (the analysis takes the writer lock a batch at a time, so a
             // running `watch` goes on meanwhile), then the list under the lock.
-            let writer = AssetWriter(library: library, index: index)
-            let locked: AnalysisRunner.LockedSection = { body in
-                let lock = try LibraryLock(library: library, timeout: 600)
-                try withExtendedLifetime(lock) { try body() }
-            }
-            try locked { try writer.recoverUnfinishedBatch() }
+            let session = try options.session()
             let bar = Terminal.ProgressBar(label: "Scoring")
-            let outcome = try ScoreWait(writer: writer, locked: locked).run(chosen.map(\.id)) { bar.update(done: $0, total: $1, bytes: nil) }
+            let report = try Analysis.run(session, ids: chosen.map(\.id), wait: true) { bar.update(done: $0.done, total: $0.total, bytes: nil) }
             bar.finish()
-            for p in outcome.problems + outcome.unanalysed { Terminal.problem(p) }
+            printProblems(report)
             var added = 0
             let (_, entries) = try changingList(options) { _, state, _ in added = state.add(chosen.map(\.id)) }
             let ids = Set(chosen.map(\.id))
