@@ -30,7 +30,7 @@ public final class AnalysisRunner {
         public var left = 0
         /// Files not analysed in this run, with why (unreadable, changed since the last scan):
         /// they stay pending, and the run says so instead of waiting for them.
-        public var notAnalysed: [FileProblem] = []
+        public var notAnalysed: [NotAnalysed] = []
 
         /// Adds a later run's figures (its `left` replaces this one's).
         public mutating func add(_ other: Report) {
@@ -73,9 +73,11 @@ public final class AnalysisRunner {
                       background: background, shouldStop: shouldStop)
     }
 
-    /// The assets still to analyse, in capture order (present files only).
-    public func pending() throws -> [Asset] {
+    /// The assets still to analyse (of `ids`, when given), in capture order (present files only).
+    public func pending(_ ids: [AssetID]? = nil) throws -> [Asset] {
+        if ids?.isEmpty == true { return [] }
         var q = AssetQuery()
+        q.ids = ids
         q.includeLiveVideos = true
         q.needsAnalysis = (true, AssetAnalysis.currentVersion)
         return try writer.index.assets(matching: q)
@@ -124,11 +126,11 @@ final class AnalysisQueue: @unchecked Sendable {
     struct Result { var asset: Asset; var outcome: FileAnalysis? }
 
     /// The files a worker could not analyse, with why (in the order met).
-    var notAnalysed: [FileProblem] {
+    var notAnalysed: [NotAnalysed] {
         condition.lock(); defer { condition.unlock() }
         return skipped
     }
-    private var skipped: [FileProblem] = []
+    private var skipped: [NotAnalysed] = []
 
     private let condition = NSCondition()
     private var nextIndex = 0
@@ -221,10 +223,12 @@ final class AnalysisQueue: @unchecked Sendable {
     private func runWorker(with analyzer: any FileAnalyzing, library: Library) {
         while let asset = take() {
             var outcome: FileAnalysis?
-            var reason: String?
-            do { outcome = try Self.analyze(asset, with: analyzer, library: library) } catch { reason = "\(error)" }
+            var failure: ShoeboxError?
+            do { outcome = try Self.analyze(asset, with: analyzer, library: library) } catch {
+                failure = error as? ShoeboxError ?? ShoeboxError(.io, "not analysed: \(error)", underlying: error)
+            }
             condition.lock()
-            if let reason { skipped.append(FileProblem(path: asset.path, reason: reason)) }
+            if let failure { skipped.append(NotAnalysed(path: asset.path, error: failure)) }
             ready.append(Result(asset: asset, outcome: outcome))
             condition.broadcast()
             condition.unlock()
@@ -251,25 +255,16 @@ final class AnalysisQueue: @unchecked Sendable {
         return work[nextIndex]
     }
 
-    /// The file opened through the confined layer, checked to be the one the index describes.
-    /// Throws one line saying why not: the file cannot be opened (permissions, a link or a fifo
-    /// in its place) or changed since the last scan (the next scan reads it, then it is analysed).
+    /// The file opened and verified as every reader of an original does (`OriginalFile.open`:
+    /// confined, non-blocking — a fifo put in a photo's place cannot hold a worker —, the index's
+    /// inode, size and modification time). When it cannot be read as the index knows it, throws
+    /// the `AnalysisError.notAnalysed` saying why (the next scan reads it, then it is analysed).
     static func analyze(_ asset: Asset, with analyzer: any FileAnalyzing, library: Library) throws -> FileAnalysis {
-        // Non-blocking: a fifo put in a photo's place must not hold a worker forever.
-        let fd: Int32
-        do { fd = try library.files.open(asset.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } catch let e as ShoeboxError {
-            throw ShoeboxError(e.code, "not analysed: \(e.message.replacingOccurrences(of: asset.path + ": ", with: ""))")
+        let original: OriginalFile
+        do { original = try OriginalFile.open(asset, in: library) } catch let e as ShoeboxError {
+            throw AnalysisError.notAnalysed(e)
         }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            throw ShoeboxError(.io, "not analysed: it is no longer a regular file; run `shoebox scan`")
-        }
-        guard Int64(st.st_size) == asset.size, UInt64(st.st_ino) == asset.inode,
-              Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec) == asset.mtimeNS else {
-            throw ShoeboxError(.io, "not analysed: it changed since the last scan; run `shoebox scan`, then it is analysed")
-        }
-        return analyzer.analyze(asset, fileDescriptor: fd)
+        return withExtendedLifetime(original) { analyzer.analyze(asset, fileDescriptor: original.descriptor) }
     }
 
     /// Analysis is background work: below indexing and the user's programs, for CPU and disk

@@ -12,21 +12,22 @@ public struct CurationEntry: Sendable {
 }
 
 /// The curation list (brief 000) on a library: what `.shoebox/curation.json` holds, ranked by
-/// the scores the index has now. Commands that change it hold the writer lock around
-/// load-change-save (the CLI takes it), so two of them never lose each other's change.
+/// the scores the index has now. Front ends call the entry points on a session
+/// (`Curation+Session.swift`); those that change the list hold the writer lock from load to
+/// save, so two of them never lose each other's change.
 public struct Curation {
-    public let library: Library
-    public let index: Index
-    public var store: CurationStore { CurationStore(library: library) }
+    package let library: Library
+    package let index: Index
+    package var store: CurationStore { CurationStore(library: library) }
 
-    public init(library: Library, index: Index) {
+    package init(library: Library, index: Index) {
         self.library = library
         self.index = index
     }
 
     /// The list on disk, ranked. Ids the index no longer knows (purged from Recently Deleted)
     /// are dropped from the returned state, each with a `note`; the caller saves it if it writes.
-    public func load(note: (String) -> Void = { _ in }) throws -> (state: CurationState, entries: [CurationEntry]) {
+    package func load(note: (String) -> Void = { _ in }) throws -> (state: CurationState, entries: [CurationEntry]) {
         var state = try store.load()
         let found = try assets(state.items)
         let known = Set(found.map(\.id))
@@ -49,7 +50,7 @@ public struct Curation {
     }
 
     /// The list after `state` was changed (saved by the caller first).
-    public func entries(of state: CurationState) throws -> [CurationEntry] {
+    package func entries(of state: CurationState) throws -> [CurationEntry] {
         entries(state, try assets(state.items))
     }
 
@@ -61,20 +62,16 @@ public struct Curation {
     /// What `select`/`deselect` mean by each word: a number is a rank as `curate list` shows it;
     /// anything else an id, a unique id prefix or a path, which must be in the list. Every word
     /// is checked before anything changes.
-    public func members(_ words: [String], in entries: [CurationEntry]) throws -> [AssetID] {
+    package func members(_ words: [String], in entries: [CurationEntry]) throws -> [AssetID] {
         guard !entries.isEmpty else { throw CurationError.emptyList }
         return try words.map { word in
             if !word.isEmpty, word.utf8.count <= 9, word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                guard let rank = Int(word), rank >= 1, rank <= entries.count else {
-                    throw ShoeboxError(.invalidArgument, "no rank \(word) in the curation list: it has \(entries.count) photo\(entries.count == 1 ? "" : "s") (`shoebox curate list` shows the ranks)")
-                }
+                guard let rank = Int(word), rank >= 1, rank <= entries.count else { throw CurationError.noRank(word, count: entries.count) }
                 return entries[rank - 1].asset.id
             }
             let asset = try index.resolve(word)
             let id = asset.livePhotoOf ?? asset.id
-            guard entries.contains(where: { $0.asset.id == id }) else {
-                throw ShoeboxError(.notFound, "\(displayPath(word)) is not in the curation list (`shoebox curate list` shows it)")
-            }
+            guard entries.contains(where: { $0.asset.id == id }) else { throw CurationError.notInList(word) }
             return id
         }
     }
@@ -82,15 +79,12 @@ public struct Curation {
     /// What `add` means: ids, id prefixes or paths (each a present asset; a Live Photo's movie
     /// stands for its photo), every photo of `album`, every photo taken in `year`. One error
     /// naming the first that is not an asset, nothing added.
-    public func candidates(_ references: [String], album: String?, year: Int?) throws -> [Asset] {
+    package func candidates(_ references: [String], album: String?, year: Int?) throws -> [Asset] {
         var out: [Asset] = []
         for reference in references {
             var asset = try index.resolve(reference, preferring: .present)
             if let photo = asset.livePhotoOf, let p = try index.asset(id: photo) { asset = p }
-            guard asset.state == .present else {
-                let fix = asset.state == .trashed ? "`shoebox restore \(asset.id)` first" : "its file is gone; put it back and `shoebox scan`"
-                throw ShoeboxError(.invalidArgument, "\(displayPath(reference)) is \(asset.state.rawValue): \(fix)")
-            }
+            guard asset.state == .present else { throw CurationError.notPresent(reference, asset) }
             out.append(asset)
         }
         if let album {

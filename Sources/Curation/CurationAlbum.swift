@@ -22,7 +22,7 @@ public enum CurationAlbum {
     }
 
     /// Makes the album (the caller holds the writer lock) and returns it as its folder shows it.
-    public static func create(_ entries: [CurationEntry], library: Library, index: Index,
+    package static func create(_ entries: [CurationEntry], library: Library, index: Index,
                               now: Date = ShoeboxClock.now()) throws -> (AlbumFolder, AlbumSyncReport) {
         guard !entries.isEmpty else { throw CurationError.emptyList }
         let linker = AlbumLinker(library: library, index: index)

@@ -14,8 +14,8 @@ import Glibc
 /// Nothing in DIR is ever replaced, and no link found there is followed: a name that is taken
 /// gets " (2)", " (3)"… before its extension (photo and movie keep one stem), unless it already
 /// holds the same bytes (a second share of the same photos), which is reported as already there.
-/// The originals are read through the library's confined files and must still be the files
-/// the index knows. A failure removes what this run put into DIR: all or nothing.
+/// The originals are opened by the session's one verified opener (`openOriginal`: confined,
+/// still the files the index knows). A failure removes what this run put into DIR: all or nothing.
 public struct CurationShare {
     public enum Method: String, Sendable {
         case link, copy
@@ -35,22 +35,26 @@ public struct CurationShare {
     }
 
     let curation: Curation
-    public init(curation: Curation) { self.curation = curation }
+    let openOriginal: (Asset) throws -> OriginalFile
+    package init(curation: Curation, openOriginal: @escaping (Asset) throws -> OriginalFile) {
+        self.curation = curation
+        self.openOriginal = openOriginal
+    }
 
-    /// One original to place: the asset, its open file, what the index says it is.
+    /// One original to place: its open file (closed when released) and what it is.
     struct Source {
-        var asset: Asset
-        var fd: Int32
+        var original: OriginalFile
         var stat: stat
         var isCompanion: Bool
+        var asset: Asset { original.asset }
+        var fd: Int32 { original.descriptor }
     }
 
     /// Shares `entries` (in that order) into `folder` (absolute); returns what was placed.
-    public func share(_ entries: [CurationEntry], to folder: String, copy: Bool) throws -> [Placed] {
+    package func share(_ entries: [CurationEntry], to folder: String, copy: Bool) throws -> [Placed] {
         guard !entries.isEmpty else { throw CurationError.nothingSelected }
         // Every original opened and checked first: nothing is made or written when one is not there.
         var groups: [[Source]] = []
-        defer { for g in groups { for s in g { close(s.fd) } } }
         for e in entries {
             groups.append([try open(e.asset, isCompanion: false)])
             if let path = e.companion, let c = try curation.index.asset(path: path), c.state == .present {
@@ -77,20 +81,14 @@ public struct CurationShare {
         return placed
     }
 
-    /// The original of `asset`, opened without following a link and checked against the index.
+    /// The original of `asset`, opened by `openOriginal` (no link followed, checked against the index).
     func open(_ asset: Asset, isCompanion: Bool) throws -> Source {
-        guard asset.state == .present else {
-            throw ShoeboxError(.invalidArgument, "\(displayPath(asset.path)) is \(asset.state.rawValue), so it cannot be shared; deselect it (`shoebox curate deselect \(asset.id)`)")
-        }
-        let fd = try curation.library.files.open(asset.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        var st = stat()
-        let mtime = { (s: stat) in Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec) }
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_ino) == asset.inode,
-              Int64(st.st_size) == asset.size, mtime(st) == asset.mtimeNS else {
-            close(fd)
-            throw ShoeboxError(.io, "\(displayPath(asset.path)) changed since the last scan; run `shoebox scan`, then share again (nothing was shared)")
-        }
-        return Source(asset: asset, fd: fd, stat: st, isCompanion: isCompanion)
+        guard asset.state == .present else { throw CurationError.cannotShare(asset) }
+        let original: OriginalFile
+        do { original = try openOriginal(asset) } catch let e as ShoeboxError { throw CurationError.notShared(e) }
+        var st = stat()  // the figures the opener checked, as the *at calls that place it want them
+        guard fstat(original.descriptor, &st) == 0 else { throw ShoeboxError(original: asset.path, .unreadable(errno: errno)) }
+        return Source(original: original, stat: st, isCompanion: isCompanion)
     }
 
     /// Places one photo (and its companion) under the first free stem; returns each file's name.

@@ -4,16 +4,16 @@ import PhotoLibrary
 /// Where the curation list lives: `.shoebox/curation.json`, read and written through the
 /// library's confined files (no link followed), replaced whole (`AtomicFile`: a kill leaves the
 /// old list or the new one, never half of one).
-public struct CurationStore: Sendable {
-    public static let path = LibraryLayout.stateFolder + "/curation.json"
+package struct CurationStore: Sendable {
+    package static let path = LibraryLayout.stateFolder + "/curation.json"
     /// Far more than 100,000 ids take: a bigger file is not one Shoebox wrote.
     static let limit = 8 << 20
 
     let library: Library
-    public init(library: Library) { self.library = library }
+    package init(library: Library) { self.library = library }
 
     /// The list on disk (empty when there is none yet).
-    public func load() throws -> CurationState {
+    package func load() throws -> CurationState {
         let data: Data?
         do {
             data = try library.files.contents(of: Self.path, limit: Self.limit)
@@ -24,13 +24,13 @@ public struct CurationStore: Sendable {
         return try CurationState.decode(data)
     }
 
-    public func save(_ state: CurationState) throws {
+    package func save(_ state: CurationState) throws {
         if state.isEmpty { return try erase() }
         try library.files.writeAtomically(state.encoded(), to: Self.path)
     }
 
     /// No list any more (`clear`): the file goes, whatever it held.
-    public func erase() throws {
+    package func erase() throws {
         try library.files.removeFiles(["curation.json"], inFolder: LibraryLayout.stateFolder)
     }
 }

@@ -25,38 +25,24 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let session = try options.session()
-            let writer = session.writer
-            let locked: AnalysisRunner.LockedSection = session.lockedSection(timeout: wait ? 1e9 : 30)
-            // The repairs every change starts with, once (each batch then replays only the journal).
-            try session.write(timeout: wait ? 1e9 : 30) { _ in }
-            var only: PixelAnalyzer.Stages = .all
+            var only: PixelAnalyzer.Stages?
             if let stages {
                 only = []
                 for part in stages.split(separator: ",") {
                     switch part {
-                    case "thumbnails": only.insert(.thumbnails)
-                    case "hash": only.insert(.hash)
-                    case "faces": only.insert(.faces)
-                    case "score": only.insert(.score)
+                    case "thumbnails": only?.insert(.thumbnails)
+                    case "hash": only?.insert(.hash)
+                    case "faces": only?.insert(.faces)
+                    case "score": only?.insert(.score)
                     default: throw ValidationError("--stages takes thumbnails, hash, faces, score")
                     }
                 }
             }
-            let chosen = only
-            let runner = AnalysisRunner(writer: writer) { try PixelAnalyzer(stages: chosen) }
-            runner.storesResults = stages == nil
             let bar = Terminal.ProgressBar(label: "Analysing")
-            var report = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
-            var stuck = StuckFiles()
-            while wait, try stuck.worthWaiting(pending: runner.pending(), after: report) {
-                usleep(200_000)
-                let more = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
-                report.add(more)
-            }
+            let report = try Analysis.run(try options.session(), wait: wait, measuring: only) { bar.update(done: $0.done, total: $0.total, bytes: nil) }
             bar.finish()
-            if output.json { try output.print(AnalyzeReportJSON(report)) }
-            for p in report.problems + report.notAnalysed { Terminal.problem(p) }
+            if output.json { try output.print(AnalyzeReportJSON(report, reason: CommandHint.line)) }
+            printProblems(report)
             if !output.json {
                 Terminal.message("\(report.analysed) analysed, \(report.faces) face\(report.faces == 1 ? "" : "s") found"
                     + (report.damaged > 0 ? ", \(report.damaged) damaged" : "") + (report.left > 0 ? ", \(report.left) left for later" : ""))
@@ -65,25 +51,11 @@ struct Analyze: ParsableCommand {
     }
 }
 
-/// When `analyze --wait` stops waiting: once nothing is pending, or when all that is pending are
-/// files the last run could not analyse (unreadable, or changed since the last scan) and no
-/// watcher has made them analysable within `patience` (a watcher indexes a changed file within
-/// a few seconds; an unreadable one waits for the user).
-struct StuckFiles {
-    var patience: TimeInterval = 5
-    private var since: Date?
-
-    mutating func worthWaiting(pending: [Asset], after report: AnalysisRunner.Report) -> Bool {
-        guard !pending.isEmpty else { return false }
-        let skipped = Set(report.notAnalysed.map(\.path))
-        guard pending.allSatisfy({ skipped.contains($0.path) }) else {
-            since = nil
-            return true
-        }
-        let start = since ?? Date()
-        since = start
-        return Date().timeIntervalSince(start) < patience
-    }
+/// One line per file whose pixels had a problem, then per file that could not be analysed (with
+/// what to do about it).
+func printProblems(_ report: AnalysisRunner.Report) {
+    for p in report.problems { Terminal.problem(p) }
+    for n in report.notAnalysed { Terminal.problem(FileProblem(path: n.path, reason: CommandHint.line(n.error))) }
 }
 
 struct PeopleCommand: ParsableCommand {
@@ -99,7 +71,7 @@ struct PeopleCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let people = try People.list(index: try options.session().index)
+                let people = try People.list(try options.session())
                 if output.json { return try output.print(people.map(PersonJSON.init)) }
                 if people.isEmpty { return Terminal.message("No people yet: `shoebox analyze` finds the faces in the photos") }
                 for p in people {
@@ -119,7 +91,7 @@ struct PeopleCommand: ParsableCommand {
         @Argument(help: "The name") var name: String
 
         func run() throws {
-            try changePerson(options, output, { try $0.name(person, as: name) }) { "\($0.id) is now \($0.name ?? name) (\($0.photoCount) photos)" }
+            try changePerson(options, output, { try People.name(person, as: name, in: $0) }) { "\($0.id) is now \($0.name ?? name) (\($0.photoCount) photos)" }
         }
     }
 
@@ -131,7 +103,7 @@ struct PeopleCommand: ParsableCommand {
         @Argument(help: "The person merged into it") var b: String
 
         func run() throws {
-            try changePerson(options, output, { try $0.merge(a, b) }) { "\($0.id) (\($0.name ?? "unnamed")) now has \($0.photoCount) photos" }
+            try changePerson(options, output, { try People.merge(a, b, in: $0) }) { "\($0.id) (\($0.name ?? "unnamed")) now has \($0.photoCount) photos" }
         }
     }
 
@@ -143,10 +115,8 @@ struct PeopleCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                try withWriter(options) { writer in
-                    let key = try People(writer: writer).forget(face)
-                    Terminal.out("Face \(key) forgotten")
-                }
+                let key = try People.forget(face, in: try options.session())
+                Terminal.out("Face \(key) forgotten")
             }
         }
     }
@@ -185,17 +155,10 @@ struct Cache: ParsableCommand {
 }
 
 /// A `people` command that changes a person: the person as it now is, as JSON or one line.
-func changePerson(_ options: LibraryOptions, _ output: JSONOutput, _ change: (People) throws -> People.Person,
+func changePerson(_ options: LibraryOptions, _ output: JSONOutput, _ change: (LibrarySession) throws -> People.Person,
                   line: (People.Person) -> String) throws {
     try reportingErrors {
-        try withWriter(options) { writer in
-            let p = try change(People(writer: writer))
-            if output.json { try output.print(PersonJSON(p)) } else { Terminal.out(line(p)) }
-        }
+        let p = try change(try options.session())
+        if output.json { try output.print(PersonJSON(p)) } else { Terminal.out(line(p)) }
     }
-}
-
-/// Runs `body` with the library's writer, holding the writer lock.
-func withWriter(_ options: LibraryOptions, _ body: (AssetWriter) throws -> Void) throws {
-    try options.session().write { w in try body(w.writer) }
 }

@@ -26,21 +26,6 @@ func printList(_ entries: [CurationEntry], _ output: JSONOutput, line: String?) 
 
 private func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
-/// Runs a change of the list: the writer lock held from load to save, purged ids dropped.
-func changingList(_ options: LibraryOptions,
-                  _ change: (Curation, inout CurationState, [CurationEntry]) throws -> Void) throws -> (CurationState, [CurationEntry]) {
-    let library = try options.open()
-    let lock = try LibraryLock(library: library)
-    return try withExtendedLifetime(lock) {
-        let curation = Curation(library: library, index: try Index(library: library))
-        var (state, entries) = try curation.load(note: { Terminal.message($0) })
-        try change(curation, &state, entries)
-        try curation.store.save(state)
-        entries = try curation.entries(of: state)
-        return (state, entries)
-    }
-}
-
 struct CurateAdd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add photos to the list, waiting for their scores.",
@@ -62,31 +47,18 @@ struct CurateAdd: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let index = try Index(library: library)
-            if let problem = index.readOnlyReason { throw problem }
-            let curation = Curation(library: library, index: index)
-            var seen = Set<AssetID>()
-            let chosen = try curation.candidates(assets, album: album, year: year).filter { seen.insert($0.id).inserted }
-            // The scores first (the analysis takes the writer lock a batch at a time, so a
-            // running `watch` goes on meanwhile), then the list under the lock.
-            let writer = AssetWriter(library: library, index: index)
-            let locked: AnalysisRunner.LockedSection = { body in
-                let lock = try LibraryLock(library: library, timeout: 600)
-                try withExtendedLifetime(lock) { try body() }
+            let session = try options.session()
+            let result = try Curation.add(session, assets, album: album, year: year) { ids in
+                let bar = Terminal.ProgressBar(label: "Scoring")
+                let report = try Analysis.run(session, ids: ids, wait: true) { bar.update(done: $0.done, total: $0.total, bytes: nil) }
+                bar.finish()
+                printProblems(report)
             }
-            try locked { try writer.recoverUnfinishedBatch() }
-            let bar = Terminal.ProgressBar(label: "Scoring")
-            let outcome = try ScoreWait(writer: writer, locked: locked).run(chosen.map(\.id)) { bar.update(done: $0, total: $1, bytes: nil) }
-            bar.finish()
-            for p in outcome.problems + outcome.unanalysed { Terminal.problem(p) }
-            var added = 0
-            let (_, entries) = try changingList(options) { _, state, _ in added = state.add(chosen.map(\.id)) }
-            let ids = Set(chosen.map(\.id))
-            let unscored = entries.filter { ids.contains($0.asset.id) && $0.asset.score == nil }.count
+            let (added, entries) = (result.added, result.entries)
             try printList(entries, output, line: "Added \(added) to the curation list"
-                + (added < chosen.count ? " (\(chosen.count - added) already in it)" : "")
+                + (added < result.named ? " (\(result.named - added) already in it)" : "")
                 + "; it has \(plural(entries.count, "photo")), best first: `shoebox curate list`.")
+            let unscored = result.unscored
             if unscored > 0 { Terminal.message("\(unscored) of them \(unscored == 1 ? "has" : "have") no score; they rank after the scored photos.") }
         }
     }
@@ -102,10 +74,9 @@ struct CurateList: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let (_, entries) = try Curation(library: library, index: try Index(library: library)).load(note: { Terminal.message($0) })
+            let entries = try Curation.list(try options.session())
             if output.json { return try output.print(entries.map(CurationItemJSON.init)) }
-            if entries.isEmpty { return Terminal.message("The curation list is empty; add photos with `shoebox curate add ID|PATH…|--album A|--year Y`.") }
+            if entries.isEmpty { return Terminal.message("The curation list is empty; \(CurationRemedy.addPhotos.commandHint).") }
             let width = String(entries.count).count
             Terminal.out(entries.map { e in
                 let date = e.asset.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "—"
@@ -154,11 +125,8 @@ extension CurationMembers {
     /// Selects or deselects the members, every word checked first; prints the list.
     func change(_ options: LibraryOptions, _ output: JSONOutput, select: Bool) throws {
         try reportingErrors {
-            let (state, entries) = try changingList(options) { c, state, entries in
-                let ids = try c.members(members, in: entries)
-                if select { state.select(ids) } else { state.deselect(ids) }
-            }
-            try printList(entries, output, line: "\(state.selected.count) of \(entries.count) selected.")
+            let result = try Curation.change(try options.session(), select ? .select(members) : .deselect(members))
+            try printList(result.entries, output, line: "\(result.selectedCount) of \(result.entries.count) selected.")
         }
     }
 }
@@ -171,16 +139,13 @@ struct CurateTop: ParsableCommand {
     @OptionGroup var output: JSONOutput
 
     func validate() throws {
-        if ![1, 5, 10, 20].contains(count) { throw ValidationError("top takes 1, 5, 10 or 20") }
+        if !Curation.topCounts.contains(count) { throw ValidationError("top takes 1, 5, 10 or 20") }
     }
 
     func run() throws {
         try reportingErrors {
-            let (state, entries) = try changingList(options) { _, state, entries in
-                guard !entries.isEmpty else { throw ShoeboxError(.invalidArgument, "the curation list is empty; add photos with `shoebox curate add ID|PATH…|--album A|--year Y`") }
-                state.replaceSelection(with: entries.prefix(count).map(\.asset.id))
-            }
-            let n = state.selected.count
+            let result = try Curation.change(try options.session(), .top(count))
+            let (n, entries) = (result.selectedCount, result.entries)
             try printList(entries, output, line: "Selected the top \(n)" + (n < count ? " (the list has \(plural(entries.count, "photo")))" : " of \(entries.count)") + ".")
         }
     }
@@ -194,13 +159,9 @@ struct CurateRemove: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            var removed = 0
-            let (_, entries) = try changingList(options) { _, state, _ in
-                guard !state.selected.isEmpty else { throw ShoeboxError(.invalidArgument, CurationError.mustSelect) }
-                removed = state.selected.count
-                state.remove(state.selected)
-            }
-            try printList(entries, output, line: "Took \(plural(removed, "photo")) out of the curation list (no file was touched); \(entries.count) left.")
+            let result = try Curation.change(try options.session(), .removeSelected)
+            try printList(result.entries, output,
+                          line: "Took \(plural(result.count, "photo")) out of the curation list (no file was touched); \(result.entries.count) left.")
         }
     }
 }
@@ -220,21 +181,17 @@ struct CurateShare: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let curation = Curation(library: library, index: try Index(library: library))
-            let (_, entries) = try curation.load(note: { Terminal.message($0) })
-            let selected = entries.filter(\.selected)
-            guard !selected.isEmpty else { throw ShoeboxError(.invalidArgument, CurationError.mustSelect) }
             let folder = URL(fileURLWithPath: destination, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
                 .standardizedFileURL.path
-            let placed = try CurationShare(curation: curation).share(selected, to: folder, copy: copy)
+            let placed = try Curation.share(try options.session(), to: folder, copy: copy)
+            let photos = placed.filter { !$0.isCompanion }.count
             if output.json { return try output.print(ShareJSON(to: folder, placed: placed)) }
             for p in placed {
                 let how = p.method == .link ? "hard link" : (p.method == .copy ? "copy" : "already there")
                 Terminal.out("\(displayPath(p.source)) → \(folder)/\(p.name) (\(how))")
             }
             let counts = [CurationShare.Method.link, .copy, .alreadyThere].map { m in placed.filter { $0.method == m }.count }
-            Terminal.message("Shared \(plural(selected.count, "photo")) to \(folder): \(counts[0]) hard link\(counts[0] == 1 ? "" : "s"), \(plural(counts[1], "copy").replacingOccurrences(of: "copys", with: "copies")), \(counts[2]) already there.")
+            Terminal.message("Shared \(plural(photos, "photo")) to \(folder): \(counts[0]) hard link\(counts[0] == 1 ? "" : "s"), \(plural(counts[1], "copy").replacingOccurrences(of: "copys", with: "copies")), \(counts[2]) already there.")
         }
     }
 }
@@ -249,12 +206,7 @@ struct CurateAlbum: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let session = try options.session()
-            let (album, report) = try session.write { w in
-                let curation = Curation(library: w.library, index: w.index)
-                let (state, entries) = try curation.load(note: { Terminal.message($0) })
-                try curation.store.save(state)
-                return try CurationAlbum.create(entries, library: w.library, index: w.index)
-            }
+            let (album, report) = try Curation.album(session)
             reportAlbumSync(report)
             if output.json { return try output.print(AlbumJSON(album)) }
             let path = session.library.root.appendingPathComponent(AlbumLinker.folderName + "/" + album.path).path
@@ -272,14 +224,7 @@ struct CurateClear: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let lock = try LibraryLock(library: library)
-            let count = try withExtendedLifetime(lock) {
-                let store = CurationStore(library: library)
-                let count = (try? store.load())?.items.count
-                try store.erase()
-                return count
-            }
+            let count = try Curation.clear(try options.session())
             try printList([], output, line: "Cleared the curation list" + (count.map { " (\(plural($0, "photo")); no file was touched)" } ?? " (its file was damaged)") + ".")
         }
     }

@@ -9,7 +9,7 @@ import Tracker
 /// Every feature this executable offers, given to each session it opens (the web server's
 /// sessions get the same list): their index tables, recoveries and doctor checks.
 enum Features {
-    static let all: [LibraryFeature] = [Tidy.feature, Tracker.feature]
+    static let all: [LibraryFeature] = [Tidy.feature, Tracker.feature, Curation.feature]
 }
 
 extension LibraryOptions {

@@ -46,7 +46,9 @@ public struct AnalyzeReportJSON: PublicJSONShape, Sendable {
     var left: Int
     var problems: [FileProblemJSON]
 
-    public init(_ r: AnalysisRunner.Report) {
-        analyzed = r.analysed; damaged = r.damaged; faces = r.faces; left = r.left; problems = (r.problems + r.notAnalysed).map(FileProblemJSON.init)
+    /// `reason`: how the front end words a file's not being analysed (the CLI adds its remedy).
+    public init(_ r: AnalysisRunner.Report, reason: (ShoeboxError) -> String = { $0.description }) {
+        analyzed = r.analysed; damaged = r.damaged; faces = r.faces; left = r.left
+        problems = (r.problems + r.notAnalysed.map { FileProblem(path: $0.path, reason: reason($0.error)) }).map(FileProblemJSON.init)
     }
 }

@@ -5,7 +5,8 @@ import PhotoLibrary
 /// by the user or the files' XMP. Every change goes through the writer into the sidecars — the
 /// names live there, never in the photos — and the index, and the People albums follow.
 ///
-/// The caller holds the writer lock for the changing operations.
+/// Front ends call the entry points on a session (`People.list(session)`, `name`, `merge`,
+/// `forget`): reads take no lock, changes run inside `session.write`.
 public struct People {
     /// One person as `people list` shows it.
     public struct Person: Sendable {
@@ -21,10 +22,35 @@ public struct People {
 
     let writer: AssetWriter
 
-    public init(writer: AssetWriter) { self.writer = writer }
+    /// People changed through `writer`; the caller holds the writer lock.
+    package init(writer: AssetWriter) { self.writer = writer }
+
+    // MARK: Entry points
+
+    /// `people list`: every person with at least one face in a present asset, most photos first.
+    public static func list(_ session: LibrarySession) throws -> [Person] {
+        try session.read { try list(index: $0) }
+    }
+
+    /// `people name`: see `name(_:as:)`.
+    public static func name(_ target: String, as newName: String, in session: LibrarySession) throws -> Person {
+        try session.write { try People(writer: $0.writer).name(target, as: newName) }
+    }
+
+    /// `people merge`: see `merge(_:_:)`.
+    public static func merge(_ target: String, _ other: String, in session: LibrarySession) throws -> Person {
+        try session.write { try People(writer: $0.writer).merge(target, other) }
+    }
+
+    /// `people forget`: see `forget(_:)`.
+    public static func forget(_ face: String, in session: LibrarySession) throws -> FaceKey {
+        try session.write { try People(writer: $0.writer).forget(face) }
+    }
+
+    // MARK: Changes, with the lock held
 
     /// Every person with at least one face in a present asset, most photos first.
-    public static func list(index: Index) throws -> [Person] {
+    package static func list(index: Index) throws -> [Person] {
         let assets = try assetsWithFaces(index)
         let present = Set(assets.filter { $0.state == .present }.map(\.id))
         let book = PeopleBook(assets: assets)
@@ -46,7 +72,7 @@ public struct People {
 
     /// Names a person (`p3`, or a person's present name) or the person of a face (`<asset id>#n`).
     /// A face not in a person yet (its descriptor was missing) becomes a person of its own.
-    public func name(_ target: String, as newName: String) throws -> Person {
+    package func name(_ target: String, as newName: String) throws -> Person {
         let name = newName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, !name.contains("/"), name.count <= 200 else {
             throw ShoeboxError(.invalidArgument, "a person's name must be non-empty, at most 200 characters and without \"/\": \(newName.debugDescription)")
@@ -64,7 +90,7 @@ public struct People {
 
     /// Moves every face of `other` into `person`; the merged person keeps `person`'s name, or
     /// takes `other`'s when it had none.
-    public func merge(_ target: String, _ other: String) throws -> Person {
+    package func merge(_ target: String, _ other: String) throws -> Person {
         var book = PeopleBook(assets: try Self.assetsWithFaces(writer.index))
         let a = try resolvePerson(target, in: &book), b = try resolvePerson(other, in: &book)
         guard a != b else { throw ShoeboxError(.invalidArgument, "\(target) and \(other) are the same person (\(a))") }
@@ -82,7 +108,7 @@ public struct People {
 
     /// Takes a face out of its person for good: not a person the user wants (a poster, a
     /// stranger, a false detection). It is never put into a person or named again.
-    public func forget(_ face: String) throws -> FaceKey {
+    package func forget(_ face: String) throws -> FaceKey {
         let book = PeopleBook(assets: try Self.assetsWithFaces(writer.index))
         let key = try resolveFace(face, in: book)
         let person = book.allFaces[key]?.person
@@ -153,7 +179,7 @@ public struct People {
         let named = book.persons.filter { p in (book.names(of: [p])[p] ?? nil)?.caseInsensitiveCompare(text) == .orderedSame }
         if named.count == 1 { return named[0] }
         if named.count > 1 { throw ShoeboxError(.invalidArgument, "\(named.count) people are named \(text) (\(named.joined(separator: ", "))): give the person's id") }
-        throw ShoeboxError(.notFound, "no person or face \(text.debugDescription): `shoebox people list` shows them")
+        throw ShoeboxError(.notFound, "no person or face \(text.debugDescription)", remedy: LibraryRemedy.listPeople)
     }
 
     private func resolveFace(_ text: String, in book: PeopleBook) throws -> FaceKey {
