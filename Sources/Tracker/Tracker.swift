@@ -73,10 +73,9 @@ public struct Tracker {
             let miniID = data.miniatures[try data.miniIndex(mini)].id
             let source = try importer.open(reference, index: index)
             defer { close(source.fd) }
-            let format = try importer.format(of: source)
+            let (format, taken) = try importer.examine(source)
             let id = TrackerData.newID()
             let name = id + "." + (format == .jpeg ? "jpg" : format.rawValue)
-            let taken = importer.captureTime(of: source)
             let sha = try importer.copy(source, named: name)
             let photo = TrackerPhoto(id: id, mini_id: miniID, file: TrackerIntegrity.photosFolder + "/" + name,
                                      taken_at: taken, added_at: TrackerClock.now(), sha256: sha)
