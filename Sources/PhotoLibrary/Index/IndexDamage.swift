@@ -39,8 +39,7 @@ enum IndexDamage {
         if inThisProcess {
             return ShoeboxError(.indexDamaged, "\(url.path)-wal was deleted while this process had the index open; stopping: nothing more can be written where other processes read. Run `shoebox rebuild` (ids are kept), then start again")
         }
-        let holder = ((try? String(contentsOf: library.lockURL, encoding: .utf8)) ?? "")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let holder = library.lockHolder
         return ShoeboxError(.indexDamaged, "\(url.path)-wal was deleted while a Shoebox process had the index open"
             + (holder.isEmpty ? "" : " (the last to write: \(holder))")
             + "; stop that process (Ctrl-C where `shoebox watch` runs), then run `shoebox rebuild` (ids are kept)")
