@@ -29,8 +29,10 @@ struct Analyze: ParsableCommand {
             let index = try Index(library: library)
             if let problem = index.readOnlyReason { throw problem }
             let writer = AssetWriter(library: library, index: index)
+            // Ctrl-C or SIGTERM: no file is started any more, what is done is stored and said.
+            let signals = StopSignals()
             let locked: AnalysisRunner.LockedSection = { body in
-                let lock = try LibraryLock(library: library, timeout: wait ? 1e9 : 30)
+                let lock = try Self.writerLock(library, patience: wait ? .infinity : 30, signals: signals)
                 try withExtendedLifetime(lock) { try body() }
             }
             try locked { try writer.recoverUnfinishedBatch() }
@@ -51,12 +53,13 @@ struct Analyze: ParsableCommand {
             let runner = AnalysisRunner(writer: writer) { try PixelAnalyzer(stages: chosen) }
             runner.storesResults = stages == nil
             let bar = Terminal.ProgressBar(label: "Analysing")
-            var report = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
+            let stop: @Sendable () -> Bool = { signals.isStopping }
+            let progress = { (p: AnalysisRunner.Progress) in bar.update(done: p.done, total: p.total, bytes: nil) }
+            var report = try runner.run(withWriterLock: locked, shouldStop: stop, progress: progress)
             var stuck = StuckFiles()
-            while wait, try stuck.worthWaiting(pending: runner.pending(), after: report) {
+            while wait, !signals.isStopping, try stuck.worthWaiting(pending: runner.pending(), after: report) {
                 usleep(200_000)
-                let more = try runner.run(withWriterLock: locked, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
-                report.add(more)
+                report.add(try runner.run(withWriterLock: locked, shouldStop: stop, progress: progress))
             }
             bar.finish()
             if output.json { try output.print(AnalyzeReportJSON(report)) }
@@ -64,6 +67,21 @@ struct Analyze: ParsableCommand {
             if !output.json {
                 Terminal.message("\(report.analysed) analysed, \(report.faces) face\(report.faces == 1 ? "" : "s") found"
                     + (report.damaged > 0 ? ", \(report.damaged) damaged" : "") + (report.left > 0 ? ", \(report.left) left for later" : ""))
+            }
+            if let status = signals.interruptedStatus { throw ExitCode(status) }
+        }
+    }
+
+    /// The writer lock, waited for up to `patience` seconds (another process writes) but no
+    /// longer once a signal asked to stop: the command then ends as interrupted. A free lock is
+    /// taken after the signal too — it stores what is done.
+    static func writerLock(_ library: Library, patience: Double, signals: StopSignals) throws -> LibraryLock {
+        let deadline = patience.isFinite ? Date().addingTimeInterval(patience) : .distantFuture
+        while true {
+            do {
+                return try LibraryLock(library: library, timeout: 1)
+            } catch let e as ShoeboxError where e.code == .locked && Date() < deadline {
+                if let status = signals.interruptedStatus { throw ExitCode(status) }
             }
         }
     }
