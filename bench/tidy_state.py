@@ -5,9 +5,9 @@ A valid `.shoebox/tidy.json` of SIZE MB (a session of that many decisions, each 
 round the library's assets; marks with their before and after, as Shoebox writes them) is put in
 a copy of LIBRARY, then `shoebox tidy status` runs under `/usr/bin/time -v`: wall time and
 peak memory. Before issue 28 every change was kept and read whole by every command; now the
-session keeps its last 1,000 (a larger file than 16 MB is refused as damaged, in one line).
+session keeps its last 1,000 (a larger file than 8 MB is refused as damaged, in one line).
 
-    python3 bench/tidy_state.py --library LIB [--binary .build/debug/shoebox] [--mb 97 15.5 0.4]
+    python3 bench/tidy_state.py --library LIB [--binary .build/debug/shoebox] [--mb 97 7.5 0.4]
 """
 import argparse
 import json
@@ -55,7 +55,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--library", required=True, help="a scanned library (copied, never changed)")
     p.add_argument("--binary", default=".build/debug/shoebox")
-    p.add_argument("--mb", type=float, nargs="+", default=[97, 15.5, 0.4])
+    p.add_argument("--mb", type=float, nargs="+", default=[97, 7.5, 0.4])
     a = p.parse_args()
     work = tempfile.mkdtemp(prefix="shoebox-tidy-state-")
     library = os.path.join(work, "library")

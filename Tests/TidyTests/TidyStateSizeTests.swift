@@ -9,7 +9,7 @@ final class TidyStateSizeTests: XCTestCase {
     /// What docs/TIDY.md promises: `undo` reaches back this many changes…
     static let undoDepth = 1000
     /// …and a state file past this size is damaged.
-    static let stateLimit = 16 << 20
+    static let stateLimit = 8 << 20
 
     /// A session of `changes` decisions by reference, round the library's assets, in the state
     /// the CLI wrote for `t`'s session; returns how many assets they decided.
