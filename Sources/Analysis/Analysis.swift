@@ -19,21 +19,27 @@ public enum Analysis {
     /// analyse, by the one patience rule (`AnalysisPatience`); the report then names every file
     /// left (`notAnalysed`) and counts them (`left`). Without it, one run, with the usual 30 s
     /// for the lock. `measuring`: only these stages, nothing stored (the benchmark's figures).
+    /// `shouldStop` (a signal arrived) is asked between files and while the lock is awaited: no
+    /// file is started after it, what is done is stored, and a lock still awaited then throws
+    /// the `.locked` error.
     public static func run(_ session: LibrarySession, ids: [AssetID]? = nil, wait: Bool = false,
                            measuring stages: PixelAnalyzer.Stages? = nil,
+                           shouldStop: @escaping @Sendable () -> Bool = { false },
                            progress: (AnalysisRunner.Progress) -> Void = { _ in }) throws -> AnalysisRunner.Report {
-        let timeout: Double = wait ? 1e9 : 30
+        let patienceForLock: Double = wait ? .infinity : 30
         // The repairs every change starts with, once (each batch then replays only the journal).
-        try session.write(timeout: timeout) { _ in }
+        try writing(session, repairing: true, patience: patienceForLock, shouldStop: shouldStop) {}
         let runner = AnalysisRunner(writer: session.writer) { try PixelAnalyzer(stages: stages ?? .all) }
         runner.storesResults = stages == nil
-        let locked = session.lockedSection(timeout: timeout)
-        var round = try runner.run(try runner.pending(ids), withWriterLock: locked, progress: progress)
+        let locked: AnalysisRunner.LockedSection = { body in
+            try writing(session, repairing: false, patience: patienceForLock, shouldStop: shouldStop, body)
+        }
+        var round = try runner.run(try runner.pending(ids), withWriterLock: locked, shouldStop: shouldStop, progress: progress)
         var report = round
         // Measuring stores nothing, so nothing would ever stop being pending: one run.
         guard wait, stages == nil else { return report }
         var patience = AnalysisPatience(seconds: patience)
-        while true {
+        while !shouldStop() {
             let left = try runner.pending(ids)
             guard patience.goesOn(left: left.count, stored: round.analysed) else {
                 let reasons = Dictionary(round.notAnalysed.map { ($0.path, $0.error) }, uniquingKeysWith: { a, _ in a })
@@ -44,9 +50,25 @@ public enum Analysis {
             // Nothing stored: give a watcher a moment to index what changed before trying again.
             if round.analysed == 0 { Thread.sleep(forTimeInterval: 0.2) }
             let before = report.analysed
-            round = try runner.run(left, withWriterLock: locked,
+            round = try runner.run(left, withWriterLock: locked, shouldStop: shouldStop,
                                    progress: { progress(AnalysisRunner.Progress(done: before + $0.done, total: before + $0.total)) })
             report.add(round)
+        }
+        return report
+    }
+
+    /// `body` under the session's writer lock, waited for up to `patience` seconds while another
+    /// process writes — but no longer once `shouldStop` says a signal arrived (the `.locked`
+    /// error then reaches the caller, which ends as interrupted).
+    static func writing(_ session: LibrarySession, repairing: Bool, patience: Double,
+                        shouldStop: () -> Bool, _ body: () throws -> Void) throws {
+        let deadline = patience.isFinite ? Date().addingTimeInterval(patience) : .distantFuture
+        while true {
+            do {
+                return try session.write(timeout: 1, repairing: repairing) { _ in try body() }
+            } catch let e as ShoeboxError where e.code == .locked && Date() < deadline && !shouldStop() {
+                continue
+            }
         }
     }
 }

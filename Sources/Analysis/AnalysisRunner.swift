@@ -213,11 +213,15 @@ final class AnalysisQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits for the workers to leave (after a stop they finish the file in hand).
-    func finish() {
+    /// Waits for the workers to leave (after a stop they finish the file in hand), at most
+    /// `seconds`; false when some are still at work then.
+    @discardableResult
+    func finish(waitingAtMost seconds: Double = .infinity) -> Bool {
+        let deadline = seconds.isFinite ? Date().addingTimeInterval(seconds) : .distantFuture
         condition.lock()
-        while running > 0 { condition.wait() }
-        condition.unlock()
+        defer { condition.unlock() }
+        while running > 0 && condition.wait(until: deadline) {}
+        return running == 0
     }
 
     private func runWorker(with analyzer: any FileAnalyzing, library: Library) {

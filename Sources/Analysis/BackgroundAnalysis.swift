@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import PhotoLibrary
 
@@ -76,12 +77,19 @@ public final class BackgroundAnalysis {
         return report
     }
 
-    /// Stops the workers (the files in hand finish; their results are dropped, and analysed
-    /// again by the next run).
-    public func stop() {
+    /// Stops the workers: no file is started any more; the files in hand may finish within
+    /// `seconds` (their results are dropped, and analysed again by the next run). False when a
+    /// worker is still busy then: under SCHED_IDLE on a busy machine a file in hand can wait
+    /// minutes for a free core, and the caller does not wait for it.
+    @discardableResult
+    public func stop(waitingAtMost seconds: Double = .infinity) -> Bool {
         stopped = true
-        queue?.cancel()
-        queue?.finish()
-        queue = nil
+        guard let queue else { return true }
+        self.queue = nil
+        queue.cancel()
+        // Where allowed (root, CAP_SYS_NICE), the workers leave SCHED_IDLE: the files in hand
+        // finish, or the threads exit, at once however busy the machine is.
+        _ = shoebox_foreground_idle_threads()
+        return queue.finish(waitingAtMost: seconds)
     }
 }

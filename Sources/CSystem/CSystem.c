@@ -87,6 +87,26 @@ int shoebox_background_thread(void) {
     return failed ? -1 : 0;
 }
 
+#include <dirent.h>
+
+int shoebox_foreground_idle_threads(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return -1;
+    int raised = 0, failed = 0;
+    struct dirent *entry;
+    while ((entry = readdir(tasks)) != NULL) {
+        pid_t tid = (pid_t)atoi(entry->d_name);
+        if (tid <= 0 || sched_getscheduler(tid) != SCHED_IDLE) continue;
+        struct sched_param none = {0};
+        if (sched_setscheduler(tid, SCHED_OTHER, &none) != 0) { failed = 1; continue; }
+        setpriority(PRIO_PROCESS, (id_t)tid, 0);
+        syscall(SYS_ioprio_set, 1, tid, (2 << 13) | 4);  /* IOPRIO_CLASS_BE, level 4: the default */
+        raised++;
+    }
+    closedir(tasks);
+    return failed ? -1 : raised;
+}
+
 int shoebox_thread_priority(int *policy, int *nice_value, int *io_class) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
     *policy = sched_getscheduler(0);

@@ -49,7 +49,7 @@ extension Tidy {
             session.state.position = current.index + 1
             session.state.positionAssets += session.list.memberCount(at: current.index)
         }
-        session.state.log.append(change)
+        session.state.record(change)
         try store.save(session.state)
         try store(marks)
         return Decided(decision: decision, ids: chosen.map(\.id), others: rest.map(\.id), othersDecision: rest.isEmpty ? nil : others)
@@ -59,7 +59,9 @@ extension Tidy {
     /// session returns to the item it was made on. Never past `tidy empty`.
     @discardableResult
     public func undo(in session: inout TidySession) throws -> TidyState.Change {
-        guard let last = session.state.log.last else { throw TidyError.nothingToUndo }
+        guard let last = session.state.log.last else {
+            throw session.state.earlier == nil ? TidyError.nothingToUndo : TidyError.undoPastKept
+        }
         guard session.state.log.count > session.state.undoFloor else { throw TidyError.undoPastEmpty }
         // The marks first, then the session: a kill between leaves the change in the log, which
         // `recover` applies again (the undo is lost, nothing is inconsistent).
@@ -79,7 +81,7 @@ extension Tidy {
         guard asset.tidyMark?.decision == .delete else { throw TidyError.notMarked(reference) }
         let mark = TidyState.Mark(id: asset.id, from: asset.tidyMark,
                                   to: TidyMark(decision: .keep, at: now, session: session.state.session))
-        session.state.log.append(TidyState.Change(kind: .unmark, item: nil, positionBefore: session.state.position,
+        session.state.record(TidyState.Change(kind: .unmark, item: nil, positionBefore: session.state.position,
                                                   positionAssetsBefore: session.state.positionAssets, marks: [mark]))
         try store.save(session.state)
         try store([mark])

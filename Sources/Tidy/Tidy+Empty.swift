@@ -30,7 +30,7 @@ extension Tidy {
         if !marked.isEmpty {
             let sessionID = session.state.session
             let marks = marked.map { TidyState.Mark(id: $0.id, from: $0.tidyMark, to: TidyMark(decision: .emptied, at: now, session: sessionID)) }
-            session.state.log.append(TidyState.Change(kind: .empty, item: nil, positionBefore: session.state.position,
+            session.state.record(TidyState.Change(kind: .empty, item: nil, positionBefore: session.state.position,
                                                       positionAssetsBefore: session.state.positionAssets, marks: marks, done: false))
             try store.save(session.state)
             _ = try trash.trash(marked) { error in failures += 1; report(error) }
@@ -60,8 +60,10 @@ extension Tidy {
         let companions = try moved.isEmpty ? [] : index.assets(matching: q)
         let bytes = moved.reduce(Int64(0)) { $0 + (byID[$1.id]?.size ?? 0) } + companions.reduce(Int64(0)) { $0 + $1.size }
         try store(moved.filter { !(byID[$0.id]?.tidyMark ?? nil).isSame(as: $0.to) })
-        // Only what moved stays in the change (undoing an earlier decision stays impossible).
-        last.marks = moved
+        // Done, the marks are read no more (`undo` never goes back past an `empty`, `recover`
+        // only finishes one not done): kept, a large empty's would weigh on every tidy command
+        // for the next `undoDepth` changes.
+        last.marks = []
         last.done = true
         session.state.log[session.state.log.count - 1] = last
         session.state.removed += moved.count

@@ -22,6 +22,10 @@ public enum TidyError {
         ShoeboxError(.invalidArgument, "nothing to undo: this session has made no decision yet")
     }
 
+    static var undoPastKept: ShoeboxError {
+        ShoeboxError(.invalidArgument, "nothing more to undo: a session keeps its last \(TidyState.undoDepth) changes")
+    }
+
     static var undoPastEmpty: ShoeboxError {
         ShoeboxError(.invalidArgument, "nothing to undo since `tidy empty`: those files are in Recently Deleted (`shoebox restore ID` brings one back)")
     }

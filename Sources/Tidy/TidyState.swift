@@ -3,15 +3,17 @@ import PhotoLibrary
 
 /// A review session as `.shoebox/tidy.json` keeps it (brief 004's `currentSessionIndex`,
 /// `currentFilter`, `sessionStats`; the decisions themselves are on the assets, `TidyMark`):
-/// which frozen list it goes through, where it stands, and every change it made, so `undo` can go
-/// back to the session's start and a change a kill interrupted is finished on the next start.
+/// which frozen list it goes through, where it stands, and its last `undoDepth` changes, so
+/// `undo` can go back that far and a change a kill interrupted is finished on the next start.
+/// Older changes are only counted (`Earlier`): every change kept for ever made a long session's
+/// file grow past 90 MB, read whole by every tidy command.
 ///
 /// The file is untrusted input: `decode` reads it into this type or throws one line naming the
 /// file, never traps; every number is checked against the list it refers to.
 public struct TidyState: Codable, Equatable, Sendable {
     public static let currentSchema = 1
-    /// A session of a million decisions is ~200 MB of log; refuse anything that large.
-    public static let maximumLog = 1_000_000
+    /// The changes a session keeps: how far back `undo` goes (docs/TIDY.md).
+    public static let undoDepth = 1000
 
     public var schema = TidyState.currentSchema
     /// A UUID; its list is `.shoebox/tidy-<session>.list`.
@@ -26,8 +28,10 @@ public struct TidyState: Codable, Equatable, Sendable {
     public var position: Int
     /// Assets in the items before `position`: "X of Y" counts assets.
     public var positionAssets: Int
-    /// Every change of this session, oldest first.
+    /// The session's last changes (at most `undoDepth`), oldest first.
     public var log: [Change]
+    /// What the changes older than `log` did; nil while the log holds every change.
+    public var earlier: Earlier?
     /// Brief 004's `sessionStats`: what `tidy empty` moved in this session.
     public var removed: Int
     public var freedBytes: Int64
@@ -46,6 +50,14 @@ public struct TidyState: Codable, Equatable, Sendable {
         public var done: Bool?
     }
 
+    /// The changes a session no longer keeps, counted.
+    public struct Earlier: Codable, Equatable, Sendable {
+        /// How many there were.
+        public var changes: Int
+        /// Assets first decided in them (`reviewed` counts them once more than the log does).
+        public var reviewed: Int
+    }
+
     /// One asset's mark before and after a change.
     public struct Mark: Codable, Equatable, Sendable {
         public var id: AssetID
@@ -60,12 +72,40 @@ public struct TidyState: Codable, Equatable, Sendable {
     }
 
     /// Distinct assets decided in this session (brief 004's "X photos reviewed this session").
-    public var reviewed: Int {
+    public var reviewed: Int { (earlier?.reviewed ?? 0) + reviewedInLog }
+
+    /// Assets decided in the log and not counted in `earlier`. Once changes were dropped, an
+    /// asset whose first change in the log found a mark of this session on it was touched by a
+    /// dropped change — counted there (a dropped `unmark` or `empty` of an older session's mark,
+    /// rarer still, is taken for a decision).
+    private var reviewedInLog: Int {
+        var decided = Set<AssetID>()
+        var touchedBefore = Set<AssetID>()
         var seen = Set<AssetID>()
-        for change in log where change.kind == .decide {
-            for m in change.marks where m.to?.decision != nil { seen.insert(m.id) }
+        for change in log {
+            for m in change.marks {
+                if seen.insert(m.id).inserted, earlier != nil, m.from?.session == session { touchedBefore.insert(m.id) }
+                if change.kind == .decide, m.to?.decision != nil { decided.insert(m.id) }
+            }
         }
-        return seen.count
+        return decided.subtracting(touchedBefore).count
+    }
+
+    /// Adds `change` to the log; the oldest changes past `undoDepth` are dropped and counted.
+    mutating func record(_ change: Change) {
+        log.append(change)
+        keepUndoDepth()
+    }
+
+    /// Drops the changes past `undoDepth`, oldest first, into `earlier`.
+    mutating func keepUndoDepth() {
+        guard log.count > Self.undoDepth else { return }
+        let before = reviewed
+        let dropped = log.count - Self.undoDepth
+        log.removeFirst(dropped)
+        earlier = Earlier(changes: (earlier?.changes ?? 0) + dropped, reviewed: 0)
+        let inLog = reviewedInLog
+        earlier?.reviewed = before - inLog  // the count stays what it was
     }
 
     /// Where `undo` may not go back past: the last `empty` (its files left the library).
@@ -79,20 +119,22 @@ public struct TidyState: Codable, Equatable, Sendable {
 
     public func encoded() throws -> Data { try ShoeboxJSON.makeEncoder(pretty: true).encode(self) }
 
-    /// Reads `.shoebox/tidy.json`; one `TidyError.damaged` line for anything else.
+    /// Reads `.shoebox/tidy.json`; one `TidyError.damaged` line for anything else. A log longer
+    /// than `undoDepth` (an older Shoebox kept every change) is cut to it.
     public static func decode(_ data: Data) throws -> TidyState {
-        let state: TidyState
+        var state: TidyState
         do {
+            state = try ShoeboxJSON.makeDecoder().decode(TidyState.self, from: data)
+        } catch {
+            // Read again only to tell a newer Shoebox's file from a damaged one.
             if let schema = try? JSONDecoder().decode(SchemaOnly.self, from: data), schema.schema > currentSchema {
                 throw TidyError.newerSchema(schema.schema)
             }
-            state = try ShoeboxJSON.makeDecoder().decode(TidyState.self, from: data)
-        } catch let e as ShoeboxError {
-            throw e
-        } catch {
             throw TidyError.damaged(TidyStore.statePath, "not a session Shoebox wrote")
         }
+        if state.schema > currentSchema { throw TidyError.newerSchema(state.schema) }
         try state.check()
+        state.keepUndoDepth()
         return state
     }
 
@@ -107,7 +149,7 @@ public struct TidyState: Codable, Equatable, Sendable {
         guard items >= 0, totalAssets >= items, position >= 0, position <= items,
               positionAssets >= 0, positionAssets <= totalAssets else { throw fail("position \(position) of \(items) items") }
         guard removed >= 0, freedBytes >= 0 else { throw fail("negative statistics") }
-        guard log.count <= Self.maximumLog else { throw fail("\(log.count) changes") }
+        if let earlier, earlier.changes < 1 || earlier.reviewed < 0 { throw fail("negative statistics") }
         for c in log {
             guard c.item.map({ $0 >= 0 && $0 < items }) ?? true, c.positionBefore >= 0, c.positionBefore <= items,
                   c.positionAssetsBefore >= 0, c.positionAssetsBefore <= totalAssets else { throw fail("a change outside the list") }

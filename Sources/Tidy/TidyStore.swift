@@ -7,8 +7,11 @@ import PhotoLibrary
 /// state naming it, then removes the old list: a kill leaves the old session or the new one.
 public struct TidyStore: Sendable {
     public static let statePath = LibraryLayout.stateFolder + "/tidy.json"
-    /// Far more than a million decisions' log.
-    static let stateLimit = 256 << 20
+    /// Far more than a session writes (`TidyState.undoDepth` changes, a done `empty` without its
+    /// marks: under a megabyte unless its groups are huge; an `empty` in progress holds ~25,000
+    /// marks); a larger file is refused as damaged instead of costing seconds and hundreds of
+    /// MB on every tidy command (reading this much still takes ~0.5 s).
+    static let stateLimit = 8 << 20
 
     let library: Library
     public init(library: Library) { self.library = library }

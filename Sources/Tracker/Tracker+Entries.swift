@@ -134,10 +134,9 @@ extension Tracker {
             let miniID = data.miniatures[try data.miniIndex(mini)].id
             let opened = try importer.open(source, index: locked.index, openOriginal: session.openOriginal)
             defer { close(opened.fd) }
-            let format = try importer.format(of: opened)
+            let (format, taken) = try importer.examine(opened)
             let id = TrackerData.newID()
             let name = id + "." + (format == .jpeg ? "jpg" : format.rawValue)
-            let taken = importer.captureTime(of: opened)
             let sha = try importer.copy(opened, named: name)
             let photo = TrackerPhoto(id: id, mini_id: miniID, file: TrackerIntegrity.photosFolder + "/" + name,
                                      taken_at: taken, added_at: Self.time(locked), sha256: sha)

@@ -22,8 +22,10 @@ struct TrackerPhotoImport {
         var size: Int64
     }
 
-    /// The largest photo accepted: no camera writes a JPEG, PNG or HEIC near this.
-    static let maximumSize: Int64 = 2 << 30
+    /// The largest photo accepted (docs/CONTRACT.md): a phone's or camera's JPEG, PNG or HEIC
+    /// is a few to some tens of MB; anything near this is not a photo of a miniature, and is
+    /// refused before a byte is copied.
+    static let maximumSize: Int64 = 200 << 20
     /// Room kept besides the photo for the tracker file's rewrite.
     static let margin: Int64 = 1 << 20
     /// The capture-time sources that are the photo's own statement of when it was taken.
@@ -85,13 +87,34 @@ struct TrackerPhotoImport {
         }
         guard Int64(st.st_size) <= Self.maximumSize else {
             close(fd)
-            throw ShoeboxError(.invalidArgument, "\(shown) is \(formatBytes(Int64(st.st_size))), larger than any photo the tracker takes")
+            throw ShoeboxError(.invalidArgument, "\(shown) is \(formatBytes(Int64(st.st_size))), larger than any photo the tracker takes (\(formatBytes(Self.maximumSize)) at most); nothing was added")
         }
         return Source(fd: fd, shown: shown, size: Int64(st.st_size))
     }
 
+    /// What `source` is: JPEG, PNG or HEIC by its content, with a header that gives an image
+    /// (its dimensions) — a file that only starts like a photo is refused in one line — and when
+    /// it says it was taken (its own metadata only; nil otherwise), as ISO 8601.
+    func examine(_ source: Source) throws -> (format: MediaFormat, takenAt: String?) {
+        let format = try format(of: source)
+        let name = (source.shown as NSString).lastPathComponent
+        let metadata: MediaMetadata
+        do {
+            metadata = try MetadataReader.read(FileByteSource(fd: source.fd, size: source.size), fileName: name, now: ShoeboxClock.now())
+        } catch {
+            throw notAnImage(source, format, "\(error)")
+        }
+        guard metadata.pixelWidth > 0, metadata.pixelHeight > 0 else { throw notAnImage(source, format, "its header gives no image size") }
+        guard let taken = metadata.takenAt, Self.captureSources.contains(taken.source) else { return (format, nil) }
+        return (format, taken.iso8601)
+    }
+
+    private func notAnImage(_ source: Source, _ format: MediaFormat, _ why: String) -> ShoeboxError {
+        ShoeboxError(.invalidArgument, "\(source.shown) starts like a \(format.rawValue.uppercased()) photo but is not one (\(why)); nothing was added")
+    }
+
     /// The format of `source` by its content; throws unless JPEG, PNG or HEIC.
-    func format(of source: Source) throws -> MediaFormat {
+    private func format(of source: Source) throws -> MediaFormat {
         var head = [UInt8](repeating: 0, count: 4096)
         let n = pread(source.fd, &head, head.count, 0)
         let format = n > 0 ? MetadataReader.sniff(Array(head[..<n])) : nil
@@ -100,14 +123,6 @@ struct TrackerPhotoImport {
             throw ShoeboxError(.invalidArgument, "\(source.shown) is \(what): the tracker takes JPEG, PNG and HEIC photos only (checked by content, not by name)")
         }
         return format
-    }
-
-    /// When the photo says it was taken (its own metadata only), as ISO 8601; nil otherwise.
-    func captureTime(of source: Source) -> String? {
-        let name = (source.shown as NSString).lastPathComponent
-        guard let m = try? MetadataReader.read(FileByteSource(fd: source.fd, size: source.size), fileName: name, now: ShoeboxClock.now()),
-              let taken = m.takenAt, Self.captureSources.contains(taken.source) else { return nil }
-        return taken.iso8601
     }
 
     /// Copies `source` to `Tracker/photos/<name>`, whole before it gets its name; returns its SHA-256.

@@ -25,6 +25,8 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            // Ctrl-C or SIGTERM: no file is started any more, what is done is stored and said.
+            let signals = StopSignals()
             var only: PixelAnalyzer.Stages?
             if let stages {
                 only = []
@@ -39,7 +41,16 @@ struct Analyze: ParsableCommand {
                 }
             }
             let bar = Terminal.ProgressBar(label: "Analysing")
-            let report = try Analysis.run(try options.session(), wait: wait, measuring: only) { bar.update(done: $0.done, total: $0.total, bytes: nil) }
+            let report: AnalysisRunner.Report
+            do {
+                report = try Analysis.run(try options.session(), wait: wait, measuring: only, shouldStop: { signals.isStopping }) {
+                    bar.update(done: $0.done, total: $0.total, bytes: nil)
+                }
+            } catch let e as ShoeboxError where e.code == .locked {
+                // Stopped while another process held the library: nothing more to store.
+                if let status = signals.interruptedStatus { throw ExitCode(status) }
+                throw e
+            }
             bar.finish()
             if output.json { try output.print(AnalyzeReportJSON(report, reason: CommandHint.line)) }
             printProblems(report)
@@ -47,8 +58,10 @@ struct Analyze: ParsableCommand {
                 Terminal.message("\(report.analysed) analysed, \(report.faces) face\(report.faces == 1 ? "" : "s") found"
                     + (report.damaged > 0 ? ", \(report.damaged) damaged" : "") + (report.left > 0 ? ", \(report.left) left for later" : ""))
             }
+            if let status = signals.interruptedStatus { throw ExitCode(status) }
         }
     }
+
 }
 
 /// One line per file whose pixels had a problem, then per file that could not be analysed (with

@@ -50,7 +50,7 @@ struct CurateAdd: ParsableCommand {
             let session = try options.session()
             let result = try Curation.add(session, assets, album: album, year: year) { ids in
                 let bar = Terminal.ProgressBar(label: "Scoring")
-                let report = try Analysis.run(session, ids: ids, wait: true) { bar.update(done: $0.done, total: $0.total, bytes: nil) }
+                let report = try Analysis.run(session, ids: ids, wait: true, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
                 bar.finish()
                 printProblems(report)
             }

@@ -52,20 +52,27 @@ struct Watch: ParsableCommand {
                                          logger: Logger(label: "shoebox.watch"))
             let analysis = analyze ? WatchAnalysis(BackgroundAnalysis(writer: watcher.writer) { try PixelAnalyzer() }) : nil
             watcher.idleWork = analysis
-            defer { analysis?.analysis.stop() }
             // A signal only asks the loop to stop: the batch in hand finishes (sidecars, journal, index) first.
-            var sources: [DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-                source.setEventHandler { watcher.stop() }
-                source.resume()
-                sources.append(source)
+            let signals = StopSignals { watcher.stop() }
+            withExtendedLifetime(signals) { watcher.run() }
+            // No file is started any more. The analysis workers run under SCHED_IDLE: on a busy
+            // machine the files in hand could take minutes to finish, and their results would be
+            // dropped anyway (analysed again by the next run). They get a moment, then the
+            // process leaves without them.
+            let workersBusy = analysis.map { !$0.analysis.stop(waitingAtMost: Self.workersPatience) } ?? false
+            if let reason = watcher.stoppedBecause {
+                guard !workersBusy else {
+                    Terminal.error(reason.description)
+                    StopSignals.exitNow(1)
+                }
+                throw reason
             }
-            withExtendedLifetime(sources) { watcher.run() }
-            if let reason = watcher.stoppedBecause { throw reason }
+            if workersBusy { StopSignals.exitNow(0) }
         }
     }
+
+    /// How long a stop waits for the analysis workers' files in hand.
+    static let workersPatience = 0.5
 }
 
 /// The analysis pipeline as the watcher's idle work: one log line per stored batch.

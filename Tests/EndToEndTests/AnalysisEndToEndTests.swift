@@ -109,6 +109,40 @@ import TestSupport
         #expect(third["analyzed"] as? Int == 0)
     }
 
+    /// Issue 28: every long-running face stops within a second of SIGINT/SIGTERM. Ctrl-C in
+    /// `analyze` once killed it outright (the finished files in memory lost, nothing said); now
+    /// it stores what is done, says so, and exits 130 as an interrupted command does.
+    @Test func ctrlCStoresWhatIsDoneAndStopsAtOnce() throws {
+        let cli = try ShoeboxCLI.scanned(try TestRoll.standard())
+        defer { try? FileManager.default.removeItem(at: cli.library.deletingLastPathComponent()) }
+        let out = cli.library.deletingLastPathComponent().appendingPathComponent("analyze.json")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ShoeboxCLI.binary)
+        p.arguments = ["analyze", "--json", "--library", cli.library.path]
+        p.standardOutput = try FileHandle(forWritingTo: out)
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(120)
+        while try cli.assetsByPath().values.allSatisfy({ $0["analyzed"] as? Bool != true }) && Date() < deadline {
+            usleep(50_000)
+        }
+        let asked = Date()
+        kill(p.processIdentifier, SIGINT)
+        while p.isRunning && Date().timeIntervalSince(asked) < 60 { usleep(20_000) }
+        let took = Date().timeIntervalSince(asked)
+        #expect(!p.isRunning && took < 5, "analyze took \(String(format: "%.1f", took)) s to stop after SIGINT")
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 130, "\(p.terminationReason.rawValue) \(p.terminationStatus)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out)) as? [String: Any]
+        let assets = try cli.assetsByPath().values
+        let analysed = assets.filter { $0["analyzed"] as? Bool == true }.count
+        #expect((report?["analyzed"] as? Int ?? 0) > 0, "the interrupted run said nothing of what it stored: \(report ?? [:])")
+        #expect((report?["left"] as? Int ?? 0) > 0 && analysed < assets.count, "everything was analysed before the stop")
+        #expect(try cli.run(["analyze"]).status == 0)
+        #expect(try cli.assetsByPath().values.allSatisfy { $0["analyzed"] as? Bool == true })
+    }
+
     /// A file changed since the last scan, and a fifo put in a photo's place (nothing is
     /// watching): `analyze --wait` analyses the rest, names each of the two in one line and
     /// returns — it once waited for them forever, and a fifo held a worker in `open`.

@@ -35,22 +35,32 @@ public struct ShoeboxCLI: Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+        /// Stopped by `run`'s timeout.
+        public var timedOut = false
         public init(status: Int32, stdout: String, stderr: String) {
             self.status = status; self.stdout = stdout; self.stderr = stderr
         }
         public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
     }
 
-    /// `shoebox --library <library> <args…>`.
+    /// `shoebox --library <library> <args…>`. With `timeout`, a command still running after that
+    /// many seconds is stopped (SIGTERM, then SIGKILL) and the result says `timedOut`: a hang
+    /// fails the test instead of the whole run.
     @discardableResult
-    public func run(_ args: [String], extraEnvironment: [String: String] = [:]) throws -> Result {
+    public func run(_ args: [String], extraEnvironment: [String: String] = [:], timeout: Double? = nil) throws -> Result {
         var env = ProcessInfo.processInfo.environment
         env["SHOEBOX_LIBRARY"] = nil
         for (k, v) in environment { env[k] = v }
         for (k, v) in extraEnvironment { env[k] = v }
-        let r = try TestRoll.run(ShoeboxCLI.binary, [args[0], "--library", library.path] + args.dropFirst(),
-                                 environment: env, allowFailure: true)
-        return Result(status: r.status, stdout: r.stdout, stderr: r.stderr)
+        let command = [ShoeboxCLI.binary, args[0], "--library", library.path] + args.dropFirst()
+        let started = Date()
+        let r = try timeout.map { seconds in
+            try TestRoll.run("/usr/bin/timeout", ["-k", "5", String(seconds)] + command, environment: env, allowFailure: true)
+        } ?? TestRoll.run(command[0], Array(command.dropFirst()), environment: env, allowFailure: true)
+        var result = Result(status: r.status, stdout: r.stdout, stderr: r.stderr)
+        // By the clock: `timeout`'s own status is lost when its SIGKILL takes it along.
+        result.timedOut = timeout.map { Date().timeIntervalSince(started) >= $0 } ?? false
+        return result
     }
 
     /// Runs a command that must succeed and prints JSON; returns the decoded JSON.

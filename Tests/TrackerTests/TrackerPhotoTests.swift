@@ -44,6 +44,28 @@ import TestSupport
         #expect((try t.object(["mini", "show", m])["photo_ids"] as? [String])?.count == 5)
     }
 
+    /// Issue 28: a 4-byte file that only starts like a JPEG was stored as a photo, and a 2 GiB
+    /// sparse file was copied (12 s of writing) before anything looked at it. Now the header must
+    /// give an image (its dimensions) and the size a photo can have: refused in one line naming
+    /// the file, nothing stored, the tracker file untouched.
+    @Test func aFileThatOnlyStartsLikeAPhotoOrIsHugeIsRefusedAndNothingStored() throws {
+        let t = try TrackerLibrary()
+        let m = try t.mini(try t.project())
+        let stub = t.outside.appendingPathComponent("stub.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: stub)
+        let sparse = t.outside.appendingPathComponent("sparse.jpg")
+        try FileManager.default.copyItem(at: TrackerLibrary.testPhoto("kite.jpg"), to: sparse)
+        try TestRoll.run("/usr/bin/truncate", ["-s", "2G", sparse.path])
+        let before = t.storeBytes()
+        for bad in [stub, sparse] {
+            let r = try t.fails(["photo", "add", m, bad.path])
+            #expect(r.status == 1 && r.stderrLines.count == 1 && r.stderr.contains(bad.path), "\(bad.lastPathComponent): \(r.stderr)")
+        }
+        #expect(t.photoFiles().isEmpty, "a refused file was stored: \(t.photoFiles())")
+        #expect(t.storeBytes() == before)
+        #expect((try t.object(["mini", "show", m])["photo_ids"] as? [String])?.isEmpty == true)
+    }
+
     @Test func req6_3_and_6_5_aLibraryAssetByIdOrPathIsCopiedWhole() throws {
         let t = try TrackerLibrary()
         let folder = t.root.appendingPathComponent("2024")

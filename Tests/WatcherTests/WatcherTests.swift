@@ -327,8 +327,11 @@ final class Watched {
 
     static func start(bindMount: Bool = false) throws -> Watched { try Watched(bindMount: bindMount) }
 
-    private init(bindMount: Bool) throws {
-        let made = try TestRoll.sampleCopy()
+    /// `watch` on `made` (scanned first) instead of the sample library.
+    static func start(_ made: TestRoll.Made) throws -> Watched { try Watched(bindMount: false, made: made) }
+
+    private init(bindMount: Bool, made given: TestRoll.Made? = nil) throws {
+        let made = try given ?? TestRoll.sampleCopy()
         let parent = made.root.deletingLastPathComponent()
         storage = parent.appendingPathComponent("storage")
         var root = made.root

@@ -33,6 +33,13 @@ int shoebox_lstat_beneath(int dirfd, const char *path, struct stat *st);
 /// never delays indexing or the user's programs. Returns 0, or -1 when any could not be set (errno).
 int shoebox_background_thread(void);
 
+/// Puts every thread of the process that runs under SCHED_IDLE back to the normal policy, `nice`
+/// 0 and the best-effort I/O class — a stopping `watch`'s analysis threads (and the pools they
+/// started), which a busy machine would otherwise leave waiting seconds for a core even to exit.
+/// Allowed to root or with CAP_SYS_NICE (or a raised RLIMIT_NICE); elsewhere nothing changes.
+/// Returns how many threads were raised, or -1 when one could not be (errno).
+int shoebox_foreground_idle_threads(void);
+
 /// The calling thread's scheduling policy (SCHED_*), nice value and I/O priority class
 /// (IOPRIO_CLASS_*: 3 idle): how a test sees what `shoebox_background_thread` set. 0, or -1.
 int shoebox_thread_priority(int *policy, int *nice_value, int *io_class);

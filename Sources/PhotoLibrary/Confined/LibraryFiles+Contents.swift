@@ -42,12 +42,29 @@ extension LibraryFiles {
 
     /// `contents(of:)` of `name` in the open folder `folder` (one folder opened for many files).
     public func contents(named name: String, inFolder folder: Int32, shownAs relative: String, limit: Int = 64 << 20) throws -> Data? {
-        let fd = shoebox_open_beneath(folder, name, O_RDONLY, 0)
+        let fd = shoebox_open_beneath(folder, name, Self.readFlags, 0)
         if fd < 0 && errno == ENOENT { return nil }
         guard fd >= 0 else { throw failure(relative, errno) }
         defer { close(fd) }
         return try Self.readAll(fd, shownAs: shown(relative), limit: limit)
     }
+
+    /// Opens the regular file `relative` for reading (never a link); the caller closes it.
+    /// Throws one line when something else is there (a fifo, a device, a folder).
+    public func openRegularFile(_ relative: String) throws -> Int32 {
+        let fd = try open(relative, Self.readFlags)
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw ShoeboxError(.unsafeLayout, "\(shown(relative)) is not a regular file")
+        }
+        return fd
+    }
+
+    /// How Shoebox opens its own files to read them: without waiting. A fifo put in a file's
+    /// place would otherwise hold `open` until some writer came (for ever, lock held); opened
+    /// this way it is found by the `fstat` that follows and refused.
+    static let readFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
 
     /// Deletes the files `names` of the folder `relative` (absent ones are not an error), then
     /// flushes the folder.

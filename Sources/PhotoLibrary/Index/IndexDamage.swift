@@ -41,8 +41,7 @@ enum IndexDamage {
             return ShoeboxError(.indexDamaged, "\(url.path)-wal was deleted while this process had the index open; stopping: nothing more can be written where other processes read",
                                 remedy: LibraryRemedy.rebuildThenRestart)
         }
-        let holder = ((try? String(contentsOf: library.lockURL, encoding: .utf8)) ?? "")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let holder = library.lockHolder
         return ShoeboxError(.indexDamaged, "\(url.path)-wal was deleted while a Shoebox process had the index open"
             + (holder.isEmpty ? "" : " (the last to write: \(holder))")
             , remedy: LibraryRemedy.stopWriterThenRebuild)

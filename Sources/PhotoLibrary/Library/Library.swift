@@ -19,6 +19,13 @@ public struct Library: Sendable {
 
     public init(root: URL) { self.root = root.standardizedFileURL }
 
+    /// What the last writer put in `.shoebox/lock` ("pid 123: scan"), or "" when it cannot be
+    /// read: for messages only, read without waiting (a fifo there is not waited on).
+    var lockHolder: String {
+        let data = (try? files.contents(of: LibraryLayout.stateFolder + "/lock", limit: 4096)) ?? nil
+        return String(decoding: data ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// `--library`, else `$SHOEBOX_LIBRARY`, else the outermost enclosing folder that is a
     /// library. A library is a folder whose `.shoebox/` holds the index or the sidecars folder
     /// (what `init` makes): a folder a user named `.shoebox` is not one. Of several enclosing

@@ -26,8 +26,7 @@ public final class LibraryLock {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if Date() >= deadline {
                 close(fd)
-                let holder = (try? String(contentsOf: library.lockURL, encoding: .utf8))?
-                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                let holder = library.lockHolder
                 throw ShoeboxError(.locked, "another Shoebox process is changing \(library.root.path)\(holder.isEmpty ? "" : " (\(holder))"); try again when it finishes")
             }
             usleep(50_000)

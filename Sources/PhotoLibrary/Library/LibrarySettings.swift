@@ -20,7 +20,10 @@ public struct LibrarySettings: Equatable, Sendable {
 
     /// The library's settings; the defaults when it has no config file.
     public static func load(_ library: Library) throws -> LibrarySettings {
-        guard let data = FileManager.default.contents(atPath: library.configURL.path) else { return LibrarySettings() }
+        // Through the confined files: never through a link, and a fifo there is refused, not waited on.
+        guard let data = try library.files.contents(of: LibraryLayout.stateFolder + "/config.toml", limit: 1 << 20) else {
+            return LibrarySettings()
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ShoeboxError(.invalidArgument, "\(library.configURL.path) is not UTF-8 text")
         }

@@ -104,7 +104,7 @@ public final class RecentlyDeleted {
     /// Reads `info/<name>.trashinfo`, at most `TrashInfo.maximumSize` bytes of it, never through
     /// a link, and parses its format.
     func readStated(_ name: String) throws -> TrashInfo.Stated {
-        let fd = try library.files.open(RecentlyDeleted.infoRelative(name), O_RDONLY)
+        let fd = try library.files.openRegularFile(RecentlyDeleted.infoRelative(name))
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: TrashInfo.maximumSize + 1)
         var count = 0
