@@ -79,7 +79,8 @@ public struct TidyState: Codable, Equatable, Sendable {
 
     public func encoded() throws -> Data { try ShoeboxJSON.makeEncoder(pretty: true).encode(self) }
 
-    /// Reads `.shoebox/tidy.json`; one `TidyError.damaged` line for anything else.
+    /// Reads `.shoebox/tidy.json`; one `TidyError.damaged` line for anything else. (Public, as
+    /// `encoded`, for the fuzz targets: Fuzz/ is another package.)
     public static func decode(_ data: Data) throws -> TidyState {
         let state: TidyState
         do {

@@ -7,12 +7,19 @@ import PhotoLibrary
 enum CommandHint {
     /// The error as the one line the CLI prints: its message, then the command that fixes it.
     static func line(_ error: ShoeboxError) -> String {
-        guard let hint = (error.remedy as? any CommandWorded)?.commandHint else { return error.description }
-        return error.description + "; " + hint
+        guard let remedy = error.remedy as? any CommandWorded else { return error.description }
+        return remedy.line(error.description)
     }
 }
 
 /// A remedy the command line can word: "run `shoebox scan`" and the like.
 protocol CommandWorded {
     var commandHint: String { get }
+    /// The line for an error whose message is `message`: "MESSAGE; HINT" unless the remedy puts
+    /// its hint otherwise (in parentheses, as some sentences always did).
+    func line(_ message: String) -> String
+}
+
+extension CommandWorded {
+    func line(_ message: String) -> String { message + "; " + commandHint }
 }
