@@ -5,7 +5,7 @@
 //     tidy-bench LIBRARY [--runs N] [--decide]
 //
 // Prints one JSON object of medians in milliseconds: open (the library session: index, and the
-// review session and its list read), next (the item under review found on the open session, as
+// review session and its list read, its last change checked), next (the item under review found on the open session, as
 // the public JSON), snapshot (`Tidy.snapshot`, the read entry point a request calls: the session
 // and its list read from disk, the item found, the status counted; no lock), keys (the
 // similarity keys of every asset read from the index), grouping (SimilarShots over them), start
@@ -56,6 +56,8 @@ do {
             session = try LibrarySession(library, features: [Tidy.feature])
             tidy = Tidy(reading: session)
             review = try tidy.load()!
+            // As a read does (`Tidy.readable`): is the last change finished? (the index's first query)
+            _ = try tidy.needsRecovery(review.state)
         })
         nexts.append(try milliseconds {
             let shown = try tidy.snapshot(&review, saving: false)
