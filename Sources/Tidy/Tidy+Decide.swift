@@ -16,8 +16,8 @@ extension Tidy {
     /// decides the rest) or anywhere in the library (the session's place does not move).
     /// The change goes into the session first, then onto the assets (`recover` finishes it
     /// after a kill).
-    public func decide(_ decision: TidyDecision, _ reference: String? = nil, others: TidyDecision? = nil,
-                       in session: inout TidySession) throws -> Decided {
+    package func decide(_ decision: TidyDecision, _ reference: String? = nil, others: TidyDecision? = nil,
+                        in session: inout TidySession) throws -> Decided {
         precondition(decision != .emptied && others != .emptied)
         let current = try self.current(&session)
         var chosen: [Asset]
@@ -58,7 +58,7 @@ extension Tidy {
     /// Takes the session's last change back: its assets get the marks they had before, and the
     /// session returns to the item it was made on. Never past `tidy empty`.
     @discardableResult
-    public func undo(in session: inout TidySession) throws -> TidyState.Change {
+    package func undo(in session: inout TidySession) throws -> TidyState.Change {
         guard let last = session.state.log.last else {
             throw session.state.earlier == nil ? TidyError.nothingToUndo : TidyError.undoPastKept
         }
@@ -76,7 +76,7 @@ extension Tidy {
     }
 
     /// Trash review: a marked asset goes back to "keep" (brief 004: "restore individual photos").
-    public func unmark(_ reference: String, in session: inout TidySession) throws -> Asset {
+    package func unmark(_ reference: String, in session: inout TidySession) throws -> Asset {
         let asset = try presentAsset(reference)
         guard asset.tidyMark?.decision == .delete else { throw TidyError.notMarked(reference) }
         let mark = TidyState.Mark(id: asset.id, from: asset.tidyMark,

@@ -20,32 +20,33 @@ extension Tidy {
     }
 
     /// Moves every marked asset's files to Recently Deleted (never a permanent delete); their
-    /// marks become `emptied`. The change is in the session before any file moves, and
-    /// `recover` finishes what a kill interrupted. `undo` cannot go back past it.
-    public func empty(in session: inout TidySession, trash: RecentlyDeleted, retentionDays: Int,
-                      failed report: (ShoeboxError) -> Void) throws -> Emptied {
+    /// marks become `emptied`. The change is in the session (`state`, saved) before any file
+    /// moves, and `recover` finishes what a kill interrupted. `undo` cannot go back past it.
+    /// Under the writer lock; `trash` is the lock's.
+    package func empty(in state: inout TidyState, trash: RecentlyDeleted, retentionDays: Int,
+                       failed report: (ShoeboxError) -> Void) throws -> Emptied {
         let marked = try assets(decided: .delete)
-        let before = (removed: session.state.removed, freed: session.state.freedBytes)
+        let before = (removed: state.removed, freed: state.freedBytes)
         var failures = 0
         if !marked.isEmpty {
-            let sessionID = session.state.session
+            let sessionID = state.session
             let marks = marked.map { TidyState.Mark(id: $0.id, from: $0.tidyMark, to: TidyMark(decision: .emptied, at: now, session: sessionID)) }
-            session.state.record(TidyState.Change(kind: .empty, item: nil, positionBefore: session.state.position,
-                                                      positionAssetsBefore: session.state.positionAssets, marks: marks, done: false))
-            try store.save(session.state)
+            state.record(TidyState.Change(kind: .empty, item: nil, positionBefore: state.position,
+                                          positionAssetsBefore: state.positionAssets, marks: marks, done: false))
+            try store.save(state)
             _ = try trash.trash(marked) { error in failures += 1; report(error) }
-            try finishEmpty(&session)
+            try finishEmpty(&state)
         }
-        return Emptied(removed: session.state.removed - before.removed, freedBytes: session.state.freedBytes - before.freed,
-                       reviewed: session.state.reviewed, purgeDate: now.addingTimeInterval(Double(retentionDays) * 86_400),
-                       failed: failures, sessionRemoved: session.state.removed, sessionFreedBytes: session.state.freedBytes)
+        return Emptied(removed: state.removed - before.removed, freedBytes: state.freedBytes - before.freed,
+                       reviewed: state.reviewed, purgeDate: now.addingTimeInterval(Double(retentionDays) * 86_400),
+                       failed: failures, sessionRemoved: state.removed, sessionFreedBytes: state.freedBytes)
     }
 
     /// The second half of `empty` (and its recovery): each asset of the last `empty` change that
     /// is now in Recently Deleted and still marked gets `emptied`, and counts; what is still in
     /// the library stays marked. Idempotent.
-    func finishEmpty(_ session: inout TidySession) throws {
-        guard var last = session.state.log.last, last.kind == .empty else { return }
+    func finishEmpty(_ state: inout TidyState) throws {
+        guard var last = state.log.last, last.kind == .empty else { return }
         let byID = try assets(last.marks.map(\.id))
         let moved = last.marks.filter { m in
             guard let a = byID[m.id] else { return false }
@@ -65,9 +66,9 @@ extension Tidy {
         // for the next `undoDepth` changes.
         last.marks = []
         last.done = true
-        session.state.log[session.state.log.count - 1] = last
-        session.state.removed += moved.count
-        session.state.freedBytes += bytes
-        try store.save(session.state)
+        state.log[state.log.count - 1] = last
+        state.removed += moved.count
+        state.freedBytes += bytes
+        try store.save(state)
     }
 }

@@ -33,14 +33,34 @@ public struct TidyGroupEntry: Sendable {
     public var assets: [Asset]
 }
 
+/// What a front end shows of a session: the item under review (nil when the session is through),
+/// the session's standing, and the companion files of the item's assets (for `TidyItemJSON`).
+public struct TidySnapshot: Sendable {
+    public var session: TidySession
+    public var current: TidyCurrent?
+    public var status: TidyStatus
+    public var companions: [AssetID: String]
+
+    /// The item under review as `tidy next --json` prints it.
+    public var item: TidyItemJSON? { current.map { TidyItemJSON($0, companions: companions) } }
+}
+
 extension Tidy {
-    /// The session's standing, the piles counted from the index.
-    public func status(_ session: inout TidySession, countingUnreviewed: Bool = false) throws -> TidyStatus {
-        try status(session, current: try self.current(&session), countingUnreviewed: countingUnreviewed)
+    /// The item under review and the standing of `session`. Finding the item may move the
+    /// session's position past items decided or vanished; with `saving` (under the writer lock)
+    /// a position that moved is saved, else it is only computed (a reader writes nothing; the
+    /// next change saves it).
+    package func snapshot(_ session: inout TidySession, countingUnreviewed: Bool = false, saving: Bool) throws -> TidySnapshot {
+        let before = session.state.position
+        let current = try self.current(&session)
+        if saving, session.state.position != before { try store.save(session.state) }
+        return TidySnapshot(session: session, current: current,
+                            status: try status(session, current: current, countingUnreviewed: countingUnreviewed),
+                            companions: try current.map { try companions(of: $0.assets) } ?? [:])
     }
 
     /// The standing of `session` whose item under review `current` was just found (`current`).
-    public func status(_ session: TidySession, current: TidyCurrent?, countingUnreviewed: Bool = false) throws -> TidyStatus {
+    func status(_ session: TidySession, current: TidyCurrent?, countingUnreviewed: Bool = false) throws -> TidyStatus {
         let s = session.state
         return TidyStatus(
             filter: session.filter, session: s.session, startedAt: s.startedAt,
@@ -53,7 +73,7 @@ extension Tidy {
 
     /// Every group of similar shots, near-identical copies and duplicates among the library's
     /// present assets (decided or not), in capture order of each group's newest member.
-    public func similarGroups() throws -> [TidyGroupEntry] {
+    package func similarGroups() throws -> [TidyGroupEntry] {
         var q = AssetQuery()
         q.sort = .date
         q.reverse = true
@@ -66,7 +86,7 @@ extension Tidy {
 extension Tidy {
     /// The session's items from `start` on, each with its present assets (an item whose files
     /// all vanished is left out); `open` lists the assets this session has not decided yet.
-    public func items(of session: TidySession, from start: Int = 0) throws -> [TidyCurrent] {
+    package func items(of session: TidySession, from start: Int = 0) throws -> [TidyCurrent] {
         var out: [TidyCurrent] = []
         var n = max(0, start)
         while n < session.list.count {
@@ -86,7 +106,7 @@ extension Tidy {
 extension Tidy {
     /// Present assets the analysis has not seen in their present content (no perceptual hash,
     /// no score yet): their look and their quality cannot group or rank them.
-    public func unanalysedCount() throws -> Int {
+    package func unanalysedCount() throws -> Int {
         var q = AssetQuery()
         q.needsAnalysis = (true, AssetAnalysis.currentVersion)
         return try index.count(q)

@@ -38,47 +38,65 @@ extension TidySession {
 /// Tidy (brief 004) on a library: review sessions over a filter, similar shots, the marked
 /// photos and `empty`. Decisions are per-asset truth (`TidyMark` through the writer: journaled,
 /// in the sidecars, surviving `rebuild`); the session is `.shoebox/tidy.json` plus its list
-/// (`TidyStore`). Every method that writes expects the caller to hold the writer lock.
+/// (`TidyStore`).
+///
+/// A front end calls the static entry points on a `LibrarySession` (`Tidy+Session.swift`):
+/// reading takes no lock, changing runs inside `session.write`. A value of this type is the rules
+/// at work on one library at one instant (`now`): made for reading (`init(reading:)`) or inside a
+/// write (`init(_ locked:)`), whose writer its changes go through.
 public struct Tidy {
-    public let library: Library
-    public let index: Index
-    public let writer: AssetWriter
-    public let now: Date
-    public var store: TidyStore { TidyStore(library: library) }
+    package let library: Library
+    package let index: Index
+    package let writer: AssetWriter
+    package let now: Date
+    package var store: TidyStore { TidyStore(library: library) }
 
     /// The index on decisions (`FeatureIndex`), so counting the piles and finding the maybe pile
-    /// reads a few index entries. Call before opening the index (`openIndex` does).
-    public static let decisionIndex = FeatureIndex(feature: TidyMark.feature, field: "decision")
+    /// reads a few index entries.
+    package static let decisionIndex = FeatureIndex(feature: TidyMark.feature, field: "decision")
 
-    /// What Tidy adds to a library session: its index on decisions.
-    public static let feature = LibraryFeature(name: TidyMark.feature, schema: IndexSchema(indexes: [decisionIndex]))
+    /// What Tidy adds to a library session: its index on decisions, and the repair every write
+    /// runs after the core's (`recoverAfterKill`: a killed `empty` finished with the files where
+    /// they really are).
+    public static let feature = LibraryFeature(name: TidyMark.feature, schema: IndexSchema(indexes: [decisionIndex]),
+                                               recover: { try Tidy($0).recoverAfterKill() })
 
-    /// The library's index, with Tidy's index on decisions in its schema.
-    public static func openIndex(_ library: Library) throws -> Index {
-        try Index(library: library, schema: feature.schema)
-    }
-
-    public init(library: Library, index: Index, writer: AssetWriter? = nil, now: Date = ShoeboxClock.now()) {
+    package init(library: Library, index: Index, writer: AssetWriter, now: Date) {
         self.library = library
         self.index = index
-        self.writer = writer ?? AssetWriter(library: library, index: index)
+        self.writer = writer
         self.now = now
+    }
+
+    /// Tidy inside `LibrarySession.write`: its changes go through the lock's writer, at its clock.
+    package init(_ locked: LockedLibrary) {
+        self.init(library: locked.library, index: locked.index, writer: locked.writer, now: locked.now)
+    }
+
+    /// Tidy for reading: nothing it is asked then writes.
+    package init(reading session: LibrarySession) {
+        self.init(library: session.library, index: session.index, writer: session.writer, now: ShoeboxClock.now())
     }
 
     // MARK: Sessions
 
-    /// The session on disk (a change a kill interrupted finished first), or a new one over
-    /// every photo when none was started.
-    public func open() throws -> TidySession {
-        guard let state = try store.loadState() else { return try start(.all) }
-        var session = TidySession(state: state, list: try store.loadList(of: state))
-        try recover(&session)
+    /// The session on disk as it is, or nil when none was started (reading: nothing is repaired).
+    package func load() throws -> TidySession? {
+        guard let state = try store.loadState() else { return nil }
+        return TidySession(state: state, list: try store.loadList(of: state))
+    }
+
+    /// Under the writer lock: the session on disk with its last change finished (when a kill
+    /// interrupted it), or a new one over every photo when none was started.
+    package func open() throws -> TidySession {
+        guard var session = try load() else { return try start(.all) }
+        try recover(&session.state)
         return session
     }
 
     /// A new session over `filter`: the candidates as the index has them now, similar shots
     /// grouped, frozen into a list. Decisions already made stay on the assets.
-    public func start(_ filter: TidyFilter) throws -> TidySession {
+    package func start(_ filter: TidyFilter) throws -> TidySession {
         let keys = try index.similarityKeys(matching: filter.query(now: now))
         let items = TidyItem.items(keys, groups: SimilarShots.groups(keys))
         let state = TidyState(session: AssetID().rawValue, filter: filter, startedAt: now,
@@ -89,8 +107,9 @@ public struct Tidy {
 
     /// The first item from the session's position on that still has a present asset this
     /// session has not decided; items passed (decided, or whose files vanished) move the
-    /// position on. Nil when the session is through.
-    public func current(_ session: inout TidySession) throws -> TidyCurrent? {
+    /// position on (in `session`: saving it is the caller's, under the lock). Nil when the
+    /// session is through.
+    package func current(_ session: inout TidySession) throws -> TidyCurrent? {
         var n = session.state.position
         while n < session.list.count {
             let item = try session.item(at: n)
@@ -101,21 +120,6 @@ public struct Tidy {
             session.state.position = n
         }
         return nil
-    }
-
-    // MARK: Recovery
-
-    /// Finishes the last change when a kill came between writing it into the session and
-    /// storing its marks (or, for `empty`, before its marks and statistics followed the move).
-    func recover(_ session: inout TidySession) throws {
-        guard let last = session.state.log.last else { return }
-        if last.kind == .empty {
-            if last.done != true { try finishEmpty(&session) }
-            return
-        }
-        let byID = try assets(last.marks.map(\.id))
-        let stale = last.marks.filter { m in byID[m.id].map { !$0.tidyMark.isSame(as: m.to) } ?? false }
-        try store(stale)
     }
 
     /// Writes marks onto their assets in one commit (journaled, sidecars, index).
@@ -135,21 +139,24 @@ public struct Tidy {
     }
 
     /// Present assets with this decision (the live halves of Live Photos aside), newest first.
-    public func assets(decided decision: TidyDecision) throws -> [Asset] {
+    package func assets(decided decision: TidyDecision) throws -> [Asset] {
         try index.assets(matching: Self.decided(decision))
     }
 
-    static func decided(_ decision: TidyDecision?) -> AssetQuery {
+    /// Assets in `state` with `decision` (none: never decided), newest first.
+    static func decided(_ decision: TidyDecision?, state: AssetState = .present) -> AssetQuery {
         var q = AssetQuery()
         q.sort = .date
         q.reverse = true
+        q.states = [state]
         q.features = [FeatureCondition(feature: TidyMark.feature, field: "decision",
                                        decision.map { .equals($0.rawValue) } ?? .absent)]
         return q
     }
 
-    /// The companion files (a Live Photo's movie) of each asset, by its id.
-    public func companions(of assets: [Asset]) throws -> [AssetID: String] {
-        try index.liveVideos(for: assets.map(\.id))
+    /// The companion files (a Live Photo's movie, a raw file) of each asset, by its id: the
+    /// core's rule (`Index.companions`), as every listing shows them.
+    package func companions(of assets: [Asset]) throws -> [AssetID: String] {
+        try index.companions(of: assets)
     }
 }

@@ -1,13 +1,32 @@
 import PhotoLibrary
 
-/// Tidy's errors, each one line a user can act on (as `ShoeboxError`s, which the CLI prints).
+/// What a user can do about a Tidy error; each front end words it (the CLI:
+/// `Sources/shoebox/Hints/TidyHints.swift`).
+public enum TidyRemedy: Remedy, Equatable {
+    /// Start a new review session over every photo (decisions already made are kept).
+    case startSession
+    /// Upgrade Shoebox, or start a new session.
+    case upgradeOrStartSession
+    /// See where the session stands, or start another over a filter.
+    case statusOrNewSession
+    /// The photos emptied are in Recently Deleted: restore any of them one by one.
+    case restoreEmptied
+    /// See the item (the group) under review.
+    case showItemUnderReview
+    /// See the photos marked for deletion.
+    case listMarked
+}
+
+/// Tidy's errors, each one line a user can act on (as `ShoeboxError`s): the message says what
+/// happened, the remedy what to do.
 public enum TidyError {
     static func damaged(_ path: String, _ why: String) -> ShoeboxError {
-        ShoeboxError(.io, "\(path) is damaged (\(why)); `shoebox tidy filter all` starts a new session (decisions already made are kept)")
+        ShoeboxError(.io, "\(path) is damaged (\(why))", remedy: TidyRemedy.startSession)
     }
 
     static func newerSchema(_ schema: Int) -> ShoeboxError {
-        ShoeboxError(.newerVersion, "\(TidyStore.statePath) has schema \(schema), newer than this Shoebox; upgrade Shoebox (or `shoebox tidy filter all` to start a new session)")
+        ShoeboxError(.newerVersion, "\(TidyStore.statePath) has schema \(schema), newer than this Shoebox",
+                     remedy: TidyRemedy.upgradeOrStartSession)
     }
 
     static func unknownFilter(_ text: String) -> ShoeboxError {
@@ -15,7 +34,7 @@ public enum TidyError {
     }
 
     static var nothingToReview: ShoeboxError {
-        ShoeboxError(.invalidArgument, "nothing left to review in this session (`shoebox tidy status`; `shoebox tidy filter F` starts another)")
+        ShoeboxError(.invalidArgument, "nothing left to review in this session", remedy: TidyRemedy.statusOrNewSession)
     }
 
     static var nothingToUndo: ShoeboxError {
@@ -27,11 +46,13 @@ public enum TidyError {
     }
 
     static var undoPastEmpty: ShoeboxError {
-        ShoeboxError(.invalidArgument, "nothing to undo since `tidy empty`: those files are in Recently Deleted (`shoebox restore ID` brings one back)")
+        ShoeboxError(.invalidArgument, "nothing to undo since the marked photos were emptied: those files are in Recently Deleted",
+                     remedy: TidyRemedy.restoreEmptied)
     }
 
     static func othersNeedGroup(_ id: String) -> ShoeboxError {
-        ShoeboxError(.invalidArgument, "--others applies to a group of similar shots, and \(id) is not in the group under review (`shoebox tidy next`)")
+        ShoeboxError(.invalidArgument, "the others can be decided only in a group of similar shots, and \(id) is not in the group under review",
+                     remedy: TidyRemedy.showItemUnderReview)
     }
 
     static func notPresent(_ reference: String, _ state: AssetState) -> ShoeboxError {
@@ -39,6 +60,6 @@ public enum TidyError {
     }
 
     static func notMarked(_ reference: String) -> ShoeboxError {
-        ShoeboxError(.invalidArgument, "\(displayPath(reference)) is not marked for deletion (`shoebox tidy trash` lists what is)")
+        ShoeboxError(.invalidArgument, "\(displayPath(reference)) is not marked for deletion", remedy: TidyRemedy.listMarked)
     }
 }

@@ -25,7 +25,7 @@ public struct TidyList: Sendable {
 
     public var count: Int { starts.count - 1 }
 
-    /// The file's bytes for `items`.
+    /// The file's bytes for `items`. (Public, as `init?`, for the fuzz targets: Fuzz/ is another package.)
     public static func encode(_ items: [TidyItem], session: String) -> Data {
         var text = "\(magic) \(version) \(session)\n"
         text.reserveCapacity(items.count * 40 + 64)

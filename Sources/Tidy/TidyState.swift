@@ -120,7 +120,8 @@ public struct TidyState: Codable, Equatable, Sendable {
     public func encoded() throws -> Data { try ShoeboxJSON.makeEncoder(pretty: true).encode(self) }
 
     /// Reads `.shoebox/tidy.json`; one `TidyError.damaged` line for anything else. A log longer
-    /// than `undoDepth` (an older Shoebox kept every change) is cut to it.
+    /// than `undoDepth` (an older Shoebox kept every change) is cut to it. (Public, as
+    /// `encoded`, for the fuzz targets: Fuzz/ is another package.)
     public static func decode(_ data: Data) throws -> TidyState {
         var state: TidyState
         do {

@@ -5,8 +5,8 @@ import PhotoLibrary
 /// (its frozen items), read and written through the library's confined files (no link
 /// followed), each replaced whole (`AtomicFile`). A new session writes its list first, then the
 /// state naming it, then removes the old list: a kill leaves the old session or the new one.
-public struct TidyStore: Sendable {
-    public static let statePath = LibraryLayout.stateFolder + "/tidy.json"
+package struct TidyStore: Sendable {
+    package static let statePath = LibraryLayout.stateFolder + "/tidy.json"
     /// Far more than a session writes (`TidyState.undoDepth` changes, a done `empty` without its
     /// marks: under a megabyte unless its groups are huge; an `empty` in progress holds ~25,000
     /// marks); a larger file is refused as damaged instead of costing seconds and hundreds of
@@ -14,19 +14,19 @@ public struct TidyStore: Sendable {
     static let stateLimit = 8 << 20
 
     let library: Library
-    public init(library: Library) { self.library = library }
+    package init(library: Library) { self.library = library }
 
     static func listName(_ session: String) -> String { "tidy-\(session).list" }
     static func listPath(_ session: String) -> String { LibraryLayout.stateFolder + "/" + listName(session) }
 
     /// The session on disk, or nil when none was started.
-    public func loadState() throws -> TidyState? {
+    package func loadState() throws -> TidyState? {
         guard let data = try read(Self.statePath, limit: Self.stateLimit) else { return nil }
         return try TidyState.decode(data)
     }
 
     /// The list `state` goes through, checked against it.
-    public func loadList(of state: TidyState) throws -> TidyList {
+    package func loadList(of state: TidyState) throws -> TidyList {
         let path = Self.listPath(state.session)
         guard let data = try read(path, limit: TidyList.maximumBytes) else {
             throw TidyError.damaged(path, "the session's list is missing")
@@ -40,7 +40,7 @@ public struct TidyStore: Sendable {
         return list
     }
 
-    public func save(_ state: TidyState) throws {
+    package func save(_ state: TidyState) throws {
         try library.files.writeAtomically(state.encoded(), to: Self.statePath)
     }
 

@@ -12,8 +12,8 @@ enum CommandHint {
 
     /// A module's finding or note (not an error) said the same way: `message`, then the command.
     static func line(_ message: String, _ remedy: (any Remedy)?) -> String {
-        guard let hint = (remedy as? any CommandWorded)?.commandHint else { return message }
-        return message + "; " + hint
+        guard let worded = remedy as? any CommandWorded else { return message }
+        return worded.line(message)
     }
 }
 
@@ -32,4 +32,11 @@ extension DoctorReport {
 /// A remedy the command line can word: "run `shoebox scan`" and the like.
 protocol CommandWorded {
     var commandHint: String { get }
+    /// The line for an error whose message is `message`: "MESSAGE; HINT" unless the remedy puts
+    /// its hint otherwise (in parentheses, as some sentences always did).
+    func line(_ message: String) -> String
+}
+
+extension CommandWorded {
+    func line(_ message: String) -> String { message + "; " + commandHint }
 }

@@ -21,43 +21,12 @@ struct TidyCommand: ParsableCommand {
         defaultSubcommand: TidyStatusCommand.self)
 }
 
-/// A library opened for Tidy: the index, and the writer lock when the command may write (every
-/// command that touches the session: even `next` finishes an interrupted change first).
-struct TidyContext {
-    let library: Library
-    let index: Index
-    let lock: LibraryLock?
-    let tidy: Tidy
-
-    init(_ options: LibraryOptions, writing: Bool) throws {
-        library = try options.open()
-        index = try Tidy.openIndex(library)
-        if writing, let problem = index.readOnlyReason { throw problem }
-        lock = writing ? try LibraryLock(library: library) : nil
-        let tidy = Tidy(library: library, index: index)
-        if writing { try tidy.writer.recoverUnfinishedBatch() }
-        self.tidy = tidy
-    }
-
-    /// The item under review (as JSON too) and the status; when finding it moved the session's
-    /// position on (items decided or vanished were passed), the session is saved.
-    func snapshot(_ session: inout TidySession, countingUnreviewed: Bool = false) throws
-        -> (item: TidyItemJSON?, current: TidyCurrent?, status: TidyStatus) {
-        let before = session.state.position
-        let current = try tidy.current(&session)
-        if session.state.position != before { try tidy.store.save(session.state) }
-        let status = try tidy.status(session, current: current, countingUnreviewed: countingUnreviewed)
-        let item = try current.map { TidyItemJSON($0, companions: try tidy.companions(of: $0.assets)) }
-        return (item, current, status)
-    }
-}
-
 // MARK: Printing
 
 enum TidyText {
     /// Says when part of the library is not analysed yet (nothing to say otherwise).
-    static func analysisHint(_ tidy: Tidy) {
-        guard let n = try? tidy.unanalysedCount(), n > 0 else { return }
+    static func analysisHint(_ session: LibrarySession) {
+        guard let n = try? Tidy.unanalysedCount(session), n > 0 else { return }
         Terminal.message("\(plural(n, "photo")) not analysed yet: near-identical copies and the best of each group need their look and score — `shoebox analyze` (or a running `watch`), then `shoebox tidy filter all`.")
     }
 
@@ -94,6 +63,13 @@ enum TidyText {
         return line(current.assets[0])
     }
 
+    /// The item under review and how far the session is, or what to do when it is through.
+    static func show(_ shown: TidySnapshot) {
+        guard let current = shown.current else { return whenDone(shown.status).forEach(Terminal.message) }
+        Terminal.out(item(current))
+        Terminal.message(progress(shown.status))
+    }
+
     static func progress(_ s: TidyStatus) -> String {
         "\(number(min(s.position + (s.done ? 0 : 1), s.total))) of \(number(s.total)) (\(s.filter))"
     }
@@ -125,11 +101,10 @@ struct TidyStatusCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            var session = try c.tidy.open()
-            let status = try c.snapshot(&session, countingUnreviewed: true).status
+            let session = try options.session()
+            let status = try Tidy.snapshot(session, countingUnreviewed: true).status
             if output.json { return try output.print(TidyStatusJSON(status)) }
-            TidyText.analysisHint(c.tidy)
+            TidyText.analysisHint(session)
             Terminal.out("Session \(status.filter): \(TidyText.number(status.position)) of \(TidyText.number(status.total)) reviewed"
                 + " — marked for deletion \(TidyText.number(status.marked)), maybe \(TidyText.number(status.maybe)),"
                 + " reviewed this session \(TidyText.number(status.reviewed)).")
@@ -147,13 +122,9 @@ struct TidyNext: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            var session = try c.tidy.open()
-            let (item, current, status) = try c.snapshot(&session)
-            if output.json { return try output.print(TidyNextJSON(item: item, status: TidyStatusJSON(status))) }
-            guard let current else { return TidyText.whenDone(status).forEach(Terminal.message) }
-            Terminal.out(TidyText.item(current))
-            Terminal.message(TidyText.progress(status))
+            let shown = try Tidy.snapshot(options.session())
+            if output.json { return try output.print(TidyNextJSON(item: shown.item, status: TidyStatusJSON(shown.status))) }
+            TidyText.show(shown)
         }
     }
 }
@@ -168,14 +139,10 @@ struct TidyListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            var session = try c.tidy.open()
-            let start = all ? 0 : (try c.tidy.current(&session)?.index ?? session.list.count)
-            let items = try c.tidy.items(of: session, from: start)
-            let companions = try c.tidy.companions(of: items.flatMap(\.assets))
-            if output.json { return try output.print(items.map { TidyItemJSON($0, companions: companions) }) }
-            for item in items { Terminal.out(TidyText.item(item)) }
-            Terminal.message("\(TidyText.plural(items.count, "item")) (\(session.filter)).")
+            let listed = try Tidy.items(options.session(), all: all)
+            if output.json { return try output.print(listed.items.map { TidyItemJSON($0, companions: listed.companions) }) }
+            for item in listed.items { Terminal.out(TidyText.item(item)) }
+            Terminal.message("\(TidyText.plural(listed.items.count, "item")) (\(listed.filter)).")
         }
     }
 }

@@ -19,20 +19,15 @@ struct TidyDecisionArguments: ParsableArguments {
 
     func run(_ decision: TidyDecision, _ options: LibraryOptions, _ output: JSONOutput) throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            var session = try c.tidy.open()
-            let decided = try c.tidy.decide(decision, asset, others: others, in: &session)
-            let (item, current, status) = try c.snapshot(&session)
-            if output.json { return try output.print(TidyDecisionJSON(decided, next: item, status: TidyStatusJSON(status))) }
+            let (decided, after) = try Tidy.decide(options.session(), decision, asset, others: others)
+            if output.json { return try output.print(TidyDecisionJSON(decided, next: after.item, status: TidyStatusJSON(after.status))) }
             Terminal.message(said(decided))
-            if decided.othersDecision == nil, decision == .keep, let current, current.item.members.contains(where: decided.ids.contains),
-               current.open.count > 0, let kept = decided.ids.first {
+            if decided.othersDecision == nil, decision == .keep, let current = after.current,
+               current.item.members.contains(where: decided.ids.contains), current.open.count > 0, let kept = decided.ids.first {
                 // Brief 004: keeping one of a group offers to mark the others.
                 Terminal.message("Delete the other \(TidyText.plural(current.open.count, "similar photo"))? `shoebox tidy keep \(kept.rawValue.prefix(13)) --others delete`")
             }
-            guard let current else { return TidyText.whenDone(status).forEach(Terminal.message) }
-            Terminal.out(TidyText.item(current))
-            Terminal.message(TidyText.progress(status))
+            TidyText.show(after)
         }
     }
 
@@ -97,16 +92,13 @@ struct TidyUndo: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            var session = try c.tidy.open()
-            let change = try c.tidy.undo(in: &session)
-            let (item, current, status) = try c.snapshot(&session)
+            let (change, after) = try Tidy.undo(options.session())
             if output.json {
-                return try output.print(Undone(undone: change.marks.map(\.id.rawValue), next: item, status: TidyStatusJSON(status)))
+                return try output.print(Undone(undone: change.marks.map(\.id.rawValue), next: after.item, status: TidyStatusJSON(after.status)))
             }
             let what = change.marks.first?.to?.decision.rawValue ?? "change"
             Terminal.message("Undone: \(what) of \(TidyText.plural(change.marks.count, "photo")).")
-            if let current { Terminal.out(TidyText.item(current)); Terminal.message(TidyText.progress(status)) }
+            if let current = after.current { Terminal.out(TidyText.item(current)); Terminal.message(TidyText.progress(after.status)) }
         }
     }
 }
@@ -129,13 +121,12 @@ struct TidyFilterCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            var session = try c.tidy.start(TidyFilter(filter)!)
-            let status = try c.tidy.status(&session)
+            let session = try options.session()
+            let status = try Tidy.start(session, TidyFilter(filter)!).status
             if output.json { return try output.print(TidyStatusJSON(status)) }
             Terminal.message("New session (\(status.filter)): \(TidyText.plural(status.total, "photo")) to review"
                 + (status.items < status.total ? " in \(TidyText.number(status.items)) items (similar shots come together)" : "") + ".")
-            if status.total == 0 { Terminal.message(emptyMessage(status)) } else { TidyText.analysisHint(c.tidy) }
+            if status.total == 0 { Terminal.message(emptyMessage(status)) } else { TidyText.analysisHint(session) }
         }
     }
 

@@ -8,13 +8,10 @@ import Tidy
 private func printPile(_ decision: TidyDecision, _ options: LibraryOptions, _ output: JSONOutput,
                        none: String, summary: (Int, Int64) -> String) throws {
     try reportingErrors {
-        let library = try options.open()
-        let tidy = Tidy(library: library, index: try Tidy.openIndex(library))
-        let assets = try tidy.assets(decided: decision)
-        let companions = try tidy.companions(of: assets)
-        if output.json { return try output.print(assets.map { TidyAssetJSON($0, liveVideo: companions[$0.id]) }) }
-        if !assets.isEmpty { Terminal.out(assets.map { TidyText.line($0) }.joined(separator: "\n")) }
-        Terminal.message(assets.isEmpty ? none : summary(assets.count, assets.reduce(Int64(0)) { $0 + $1.size }))
+        let pile = try Tidy.pile(options.session(), decision)
+        if output.json { return try output.print(pile.assets.map { TidyAssetJSON($0, liveVideo: pile.companions[$0.id]) }) }
+        if !pile.assets.isEmpty { Terminal.out(pile.assets.map { TidyText.line($0) }.joined(separator: "\n")) }
+        Terminal.message(pile.assets.isEmpty ? none : summary(pile.assets.count, pile.bytes))
     }
 }
 
@@ -27,12 +24,10 @@ struct TidySimilar: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let library = try options.open()
-            let tidy = Tidy(library: library, index: try Tidy.openIndex(library))
-            let groups = try tidy.similarGroups()
-            let companions = try tidy.companions(of: groups.flatMap(\.assets))
+            let found = try Tidy.similarGroups(options.session())
+            let groups = found.groups
             if output.json {
-                return try output.print(groups.map { TidyGroupJSON($0.group, assets: $0.assets, companions: companions) })
+                return try output.print(groups.map { TidyGroupJSON($0.group, assets: $0.assets, companions: found.companions) })
             }
             for g in groups {
                 Terminal.out("\(g.group.id) \(g.group.kind.rawValue), \(g.assets.count):")
@@ -82,10 +77,9 @@ struct TidyUnmark: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            var session = try c.tidy.open()
-            let a = try c.tidy.unmark(asset, in: &session)
-            if output.json { return try output.print(TidyAssetJSON(a, liveVideo: try c.tidy.companions(of: [a])[a.id])) }
+            let kept = try Tidy.unmark(options.session(), asset)
+            let a = kept.assets[0]
+            if output.json { return try output.print(TidyAssetJSON(a, liveVideo: kept.companions[a.id])) }
             Terminal.message("\(displayPath(a.path)) is no longer marked: it is kept.")
         }
     }
@@ -100,13 +94,7 @@ struct TidyEmpty: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let c = try TidyContext(options, writing: true)
-            let settings = try LibrarySettings.load(c.library)
-            let trash = RecentlyDeleted(library: c.library, index: c.index, retentionDays: settings.trashRetentionDays,
-                                        now: c.tidy.now, writer: c.tidy.writer, log: { Terminal.message($0) })
-            try trash.reconcile()
-            var session = try c.tidy.open()
-            let e = try c.tidy.empty(in: &session, trash: trash, retentionDays: settings.trashRetentionDays) { Terminal.error(CommandHint.line($0)) }
+            let e = try Tidy.empty(options.session()) { Terminal.error(CommandHint.line($0)) }
             if output.json { try output.print(TidyEmptyJSON(e)) } else if e.removed == 0 {
                 if e.failed == 0 { Terminal.message("Nothing is marked for deletion.") }
             } else {

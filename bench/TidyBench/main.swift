@@ -4,10 +4,14 @@
 //
 //     tidy-bench LIBRARY [--runs N] [--decide]
 //
-// Prints one JSON object of medians in milliseconds: open (library, index, session and its list),
-// next (the item under review as the public JSON), keys (the similarity keys of every asset read
-// from the index), grouping (SimilarShots over them), start (a new session over every asset:
-// keys, grouping, list written), decide (keep + its durable commit, with --decide).
+// Prints one JSON object of medians in milliseconds: open (the library session: index, and the
+// review session and its list read, its last change checked), next (the item under review found on the open session, as
+// the public JSON), snapshot (`Tidy.snapshot`, the read entry point a request calls: the session
+// and its list read from disk, the item found, the status counted; no lock), keys (the
+// similarity keys of every asset read from the index), grouping (SimilarShots over them), start
+// (`Tidy.start`: a new session over every asset — keys, grouping, list written), decide
+// (`Tidy.decide` keep, with --decide: the writer lock, the session's repairs, the session read,
+// the marks' durable commit, the next item).
 import Foundation
 import PhotoLibrary
 import Tidy
@@ -34,37 +38,41 @@ let decide = args.contains("--decide")
 do {
     let library = try Library.locate(explicit: path)
     var figures: [String: Double] = [:]
-    var index = try Tidy.openIndex(library)
-    var tidy = Tidy(library: library, index: index)
-    let lock = try LibraryLock(library: library)
-    var session = try tidy.start(.all)
-    figures["start"] = median(try (0..<3).map { _ in try milliseconds { session = try tidy.start(.all) } })
+    var session = try LibrarySession(library, features: [Tidy.feature])
+    var review = try Tidy.start(session, .all).session
+    figures["start"] = median(try (0..<3).map { _ in try milliseconds { review = try Tidy.start(session, .all).session } })
     var keys: [SimilarityKey] = []
-    figures["keys"] = median(try (0..<3).map { _ in try milliseconds { keys = try index.similarityKeys(matching: AssetQuery()) } })
+    figures["keys"] = median(try (0..<3).map { _ in try milliseconds { keys = try session.index.similarityKeys(matching: AssetQuery()) } })
     var groups: [SimilarGroup] = []
     figures["grouping"] = median((0..<3).map { _ in milliseconds { groups = SimilarShots.groups(keys) } })
     figures["assets"] = Double(keys.count)
     figures["groups"] = Double(groups.count)
-    figures["items"] = Double(session.state.items)
+    figures["items"] = Double(review.state.items)
 
-    var opens: [Double] = [], nexts: [Double] = [], decisions: [Double] = []
+    var opens: [Double] = [], nexts: [Double] = [], snapshots: [Double] = [], decisions: [Double] = []
     for _ in 0..<runs {
+        var tidy = Tidy(reading: session)
         opens.append(try milliseconds {
-            index = try Tidy.openIndex(library)
-            tidy = Tidy(library: library, index: index)
-            session = try tidy.open()
+            session = try LibrarySession(library, features: [Tidy.feature])
+            tidy = Tidy(reading: session)
+            review = try tidy.load()!
+            // As a read does (`Tidy.readable`): is the last change finished? (the index's first query)
+            _ = try tidy.needsRecovery(review.state)
         })
         nexts.append(try milliseconds {
-            guard let current = try tidy.current(&session) else { return }
-            let item = TidyItemJSON(current, companions: try tidy.companions(of: current.assets))
-            _ = try ShoeboxJSON.document(TidyNextJSON(item: item, status: TidyStatusJSON(try tidy.status(session, current: current))))
+            let shown = try tidy.snapshot(&review, saving: false)
+            _ = try ShoeboxJSON.document(TidyNextJSON(item: shown.item, status: TidyStatusJSON(shown.status)))
         })
-        if decide { decisions.append(try milliseconds { _ = try tidy.decide(.keep, in: &session) }) }
+        snapshots.append(try milliseconds {
+            let shown = try Tidy.snapshot(session)
+            _ = try ShoeboxJSON.document(TidyNextJSON(item: shown.item, status: TidyStatusJSON(shown.status)))
+        })
+        if decide { decisions.append(try milliseconds { _ = try Tidy.decide(session, .keep) }) }
     }
     figures["open"] = median(opens)
     figures["next"] = median(nexts)
+    figures["snapshot"] = median(snapshots)
     if decide { figures["decide"] = median(decisions) }
-    withExtendedLifetime(lock) {}
     let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
     FileHandle.standardOutput.write(json + Data("\n".utf8))
 } catch {

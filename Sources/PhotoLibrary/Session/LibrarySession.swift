@@ -69,7 +69,9 @@ public final class LibrarySession: @unchecked Sendable {
             defer { current = nil }
             try writer.recoverUnfinishedBatch()
             if repairing {
-                try locked.trash.reconcileIfChanged()
+                // A file a killed trash or `tidy empty` moved is a trashed asset now: the album
+                // links follow it at once, not at the next scan.
+                if try locked.trash.reconcileIfChanged() { try locked.trash.syncAlbums() }
                 for feature in features { try feature.recover?(locked) }
             }
             return try body(locked)

@@ -146,15 +146,18 @@ extension RecentlyDeleted {
     /// (an item moved in or out, by Shoebox, another tool or a file manager, changes the folder's
     /// modification time) and the index (its generation). A session runs this before every change,
     /// so a swipe in Tidy costs a few `lstat`s instead of reading every `.trashinfo`; a scan still
-    /// reconciles in full (a `.trashinfo` edited in place is seen there).
-    public func reconcileIfChanged() throws {
+    /// reconciles in full (a `.trashinfo` edited in place is seen there). True when the reconcile
+    /// changed the index.
+    @discardableResult
+    public func reconcileIfChanged() throws -> Bool {
         let key = "trash_reconciled_at"
         let stamp = { [self] in
             let folders = ["files", "info"].map { (try? library.files.lstat("\(RecentlyDeleted.folderName)/\($0)")) ?? nil }
             return folders.map { $0.map { "\($0.inode).\($0.mtimeNS)" } ?? "-" }.joined(separator: ":") + ":" + (try index.generation())
         }
-        if try index.meta(key) == stamp() { return }
-        try reconcile()
+        if try index.meta(key) == stamp() { return false }
+        let changed = try reconcile().changed
         try index.setMeta(key, try stamp())
+        return changed
     }
 }
