@@ -49,6 +49,24 @@ class AfterKill(LibraryAccess, Cast, AfterKillChecks):
         os.makedirs(self.logs)
         self.build_template()
         os.rename(self.lib, self.template)
+        self.template_files = self.manifest(self.template)
+
+    def manifest(self, root):
+        """path → (size, mtime, inode) of every file under `root`."""
+        out = {}
+        for d, _, names in os.walk(root):
+            for n in names:
+                st = os.lstat(os.path.join(d, n))
+                out[os.path.relpath(os.path.join(d, n), root)] = (st.st_size, st.st_mtime_ns, st.st_ino)
+        return out
+
+    def check_template(self):
+        """A command that wrote into a file in place would have changed the template through its
+        hard link (every later pair would start from that): the template must be as it was made."""
+        now = self.manifest(self.template)
+        changed = sorted(p for p in set(now) | set(self.template_files) if now.get(p) != self.template_files.get(p))
+        if changed:
+            self.harness_error(f"the template changed through a hard link: {', '.join(changed[:5])}")
 
     def copy_from(self, source):
         """A fresh library at self.lib: `source`'s originals hard-linked, the files Shoebox owns copied."""
@@ -205,6 +223,7 @@ class AfterKill(LibraryAccess, Cast, AfterKillChecks):
                 if f.name != k.name:
                     self.pair(k, "killed " + point[2], batch, f)
         shutil.rmtree(self.lib, ignore_errors=True)
+        self.check_template()
         return plan
 
 
