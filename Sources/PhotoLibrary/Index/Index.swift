@@ -25,7 +25,7 @@ public final class Index: @unchecked Sendable {
     /// The feature tables and indexes this index was opened with (migrated on open).
     package let schema: IndexSchema
 
-    public init(library: Library, path: URL? = nil, schema: IndexSchema = .core) throws {
+    package init(library: Library, path: URL? = nil, schema: IndexSchema = .core) throws {
         self.library = library
         self.schema = schema
         let url = path ?? library.indexURL

@@ -40,7 +40,7 @@ public final class Scanner {
     /// Whole seconds, so that it reads back equal from the index and from a sidecar.
     var firstSeen: Date { Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)) }
 
-    public init(library: Library, index: Index, options: Options = Options(), now: Date = ShoeboxClock.now()) {
+    package init(library: Library, index: Index, options: Options = Options(), now: Date = ShoeboxClock.now()) {
         self.library = library
         self.index = index
         self.writer = AssetWriter(library: library, index: index)

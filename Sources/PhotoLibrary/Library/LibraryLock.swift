@@ -6,11 +6,11 @@ import Glibc
 /// `.shoebox/lock`: one writer at a time (scan, rebuild, later watch, trash…). Readers such as
 /// `list` never take it; SQLite's WAL lets them read while a writer works.
 /// The kernel drops an flock when its process dies, so a crash never leaves the library locked.
-public final class LibraryLock {
+package final class LibraryLock {
     private let fd: Int32
 
     /// Waits up to `timeout` seconds for the lock, then fails with a message naming the holder.
-    public init(library: Library, timeout: Double = 30) throws {
+    package init(library: Library, timeout: Double = 30) throws {
         // Owned folders first: `.shoebox` a link would put the lock itself outside the library.
         try OwnedPaths.check(library)
         do {

@@ -32,7 +32,7 @@ public final class RecentlyDeleted {
 
     /// - Parameter writer: the caller's writer, so that views following it (the live updater's)
     ///   see these changes too; a new one when nil.
-    public init(library: Library, index: Index, retentionDays: Int, now: Date = ShoeboxClock.now(),
+    package init(library: Library, index: Index, retentionDays: Int, now: Date = ShoeboxClock.now(),
                 writer: AssetWriter? = nil, log: @escaping (String) -> Void = { _ in }) {
         self.library = library
         self.index = index

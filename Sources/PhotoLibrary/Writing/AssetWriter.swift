@@ -26,7 +26,7 @@ public final class AssetWriter {
     /// only this writer's commits would miss that one: it must read the index again).
     private(set) var generationAfterLastWrite: String?
 
-    public init(library: Library, index: Index) {
+    package init(library: Library, index: Index) {
         self.library = library
         self.index = index
         self.sidecars = SidecarStore(library: library)
