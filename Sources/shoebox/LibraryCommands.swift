@@ -50,7 +50,7 @@ struct Scan: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let session = try options.session()
-            var scanOptions = Scanner.Options(settings: session.settings)
+            var scanOptions = Scanner.Options(settings: try session.settings)
             scanOptions.allowMassRemoval = allowMassRemoval
             let bar = Terminal.ProgressBar(label: "Scanning")
             let report = try session.scan(options: scanOptions) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }

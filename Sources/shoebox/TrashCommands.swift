@@ -45,7 +45,7 @@ struct TrashPut: ParsableCommand {
                 for d in done {
                     Terminal.out("\(displayPath(d.originalPath)) → \(RecentlyDeleted.folderName)/files/\(d.name)")
                 }
-                let until = ShoeboxClock.now().addingTimeInterval(Double(session.settings.trashRetentionDays) * 86400)
+                let until = ShoeboxClock.now().addingTimeInterval(Double((try session.settings).trashRetentionDays) * 86400)
                 Terminal.message("Moved \(done.count) to Recently Deleted; restorable with `shoebox restore` until \(String(ShoeboxClock.localISO8601(until).prefix(10))).")
             }
             if failures > 0 { throw ExitCode(1) }
@@ -103,7 +103,7 @@ struct TrashPurge: ParsableCommand {
                 try output.print(purged.map(PurgedItemJSON.init))
             } else {
                 let bytes = purged.reduce(Int64(0)) { $0 + $1.size }
-                Terminal.out(purged.isEmpty ? "Nothing in Recently Deleted is older than \(session.settings.trashRetentionDays) days."
+                Terminal.out(purged.isEmpty ? "Nothing in Recently Deleted is older than \((try session.settings).trashRetentionDays) days."
                              : "Purged \(purged.count) item\(purged.count == 1 ? "" : "s") (\(formatBytes(bytes))) from Recently Deleted.")
             }
             if failures > 0 { throw ExitCode(1) }

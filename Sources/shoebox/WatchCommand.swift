@@ -36,7 +36,7 @@ struct Watch: ParsableCommand {
             let (library, index) = (session.library, session.index)
             var watchOptions = LibraryWatcher.Options()
             watchOptions.pollSeconds = poll
-            watchOptions.settings = session.settings
+            watchOptions.settings = try session.settings
             // Watching is writing: on a read-only mount or a full disk, say so now rather than
             // start a watcher whose every batch fails (a disk that fills later is retried).
             if let problem = index.readOnlyReason { throw problem }

@@ -16,6 +16,9 @@ struct ConfigAndClockEndToEndTests {
         #expect(scan.stderr.contains("line 2") && scan.stderr.contains("did you mean trash.retention_days?"), "\(scan.stderr)")
         let doctor = try s.cli.run(["doctor"])
         #expect(doctor.status != 0 && doctor.stdout.contains("config") && doctor.stdout.contains("retention_day"), "\(doctor.stdout)")
+        // Reading needs no setting: the photos can still be listed meanwhile.
+        let list = try s.cli.run(["list"])
+        #expect(list.status == 0, "\(list.stderr)")
         // Fixed with CRLF line ends (as a Windows editor saves it): accepted.
         try "[trash]\r\nretention_days = 365\r\n".write(to: config, atomically: true, encoding: .utf8)
         #expect(try s.cli.run(["scan"]).status == 0)

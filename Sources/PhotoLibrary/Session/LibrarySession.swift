@@ -15,8 +15,17 @@ public final class LibrarySession: @unchecked Sendable {
     public let library: Library
     public let index: Index
     public let features: [LibraryFeature]
-    /// `.shoebox/config.toml` as it was when the session opened.
-    public let settings: LibrarySettings
+    /// `.shoebox/config.toml`, read the first time something needs it (a reading command never
+    /// does, so a mistyped setting stops the commands it matters to, not `list`).
+    public var settings: LibrarySettings {
+        get throws {
+            if let loadedSettings { return loadedSettings }
+            let settings = try LibrarySettings.load(library)
+            loadedSettings = settings
+            return settings
+        }
+    }
+    private var loadedSettings: LibrarySettings?
     /// Where messages about files a change met on the way go (the CLI: stderr; the web: its log).
     public let log: @Sendable (String) -> Void
     /// The session's one asset writer: views that follow it (the watcher's) see every change made
@@ -33,7 +42,6 @@ public final class LibrarySession: @unchecked Sendable {
         self.log = log
         let schema = features.reduce(IndexSchema.core) { $0.merged(with: $1.schema) }
         index = try Index(library: library, schema: schema)
-        settings = try LibrarySettings.load(library)
         writer = AssetWriter(library: library, index: index)
     }
 
@@ -64,7 +72,7 @@ public final class LibrarySession: @unchecked Sendable {
         if let problem = index.readOnlyReason { throw problem }
         let lock = try LibraryLock(library: library, timeout: timeout)
         return try withExtendedLifetime(lock) {
-            let locked = LockedLibrary(session: self, writer: writer, now: ShoeboxClock.now())
+            let locked = try LockedLibrary(session: self, writer: writer, now: ShoeboxClock.now())
             current = locked
             defer { current = nil }
             try writer.recoverUnfinishedBatch()
@@ -109,7 +117,7 @@ extension LibrarySession {
     /// `scan`: the index brought up to date with the folder, under the writer lock.
     public func scan(options: Scanner.Options? = nil, progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> ScanReport {
         try write { locked in
-            try Scanner(library: library, index: index, options: options ?? Scanner.Options(settings: settings), now: locked.now)
+            try Scanner(library: library, index: index, options: options ?? Scanner.Options(settings: try settings), now: locked.now)
                 .scan(progress: progress)
         }
     }

@@ -15,13 +15,13 @@ public struct LockedLibrary {
     /// (albums it had to tidy, items it could not settle) go to the session's log.
     public let trash: RecentlyDeleted
 
-    init(session: LibrarySession, writer: AssetWriter, now: Date) {
+    init(session: LibrarySession, writer: AssetWriter, now: Date) throws {
         library = session.library
         index = session.index
-        settings = session.settings
+        settings = try session.settings
         self.writer = writer
         self.now = now
-        trash = RecentlyDeleted(library: session.library, index: session.index, retentionDays: session.settings.trashRetentionDays,
+        trash = RecentlyDeleted(library: session.library, index: session.index, retentionDays: settings.trashRetentionDays,
                                 now: now, writer: writer, log: session.log)
     }
 

@@ -29,7 +29,7 @@ extension LibrarySession {
     /// Recently Deleted as it is (read without the writer lock); `problem` hears of items that
     /// cannot be listed whole.
     public func trashItems(problem: (String) -> Void = { _ in }) throws -> [TrashItem] {
-        try RecentlyDeleted(library: library, index: index, retentionDays: settings.trashRetentionDays, writer: writer)
+        try RecentlyDeleted(library: library, index: index, retentionDays: try settings.trashRetentionDays, writer: writer)
             .items(problem: problem)
     }
 }
