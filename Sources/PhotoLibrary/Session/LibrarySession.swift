@@ -52,9 +52,6 @@ public final class LibrarySession: @unchecked Sendable {
         try LibrarySession(Library.locate(explicit: explicit), features: features, log: log)
     }
 
-    /// The feature called `name`, when the session was opened with it.
-    public func feature(_ name: String) -> LibraryFeature? { features.first { $0.name == name } }
-
     // MARK: Reading and writing
 
     /// Runs `body` on the index as it is, without the writer lock.
@@ -85,9 +82,6 @@ public final class LibrarySession: @unchecked Sendable {
             return try body(locked)
         }
     }
-
-    /// Whether this session holds the writer lock now (inside `write`).
-    public var isWriting: Bool { current != nil }
 
     /// A long job's way of writing a batch at a time (the analysis runner's `LockedSection`):
     /// each call takes the lock, so another process writes between batches.

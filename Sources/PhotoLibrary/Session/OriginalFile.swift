@@ -10,7 +10,9 @@ import Glibc
 /// size and modification time are the index's. Closed when released.
 public final class OriginalFile {
     public let asset: Asset
-    /// The open descriptor; valid while this object lives.
+    /// The open descriptor; valid while this object lives. Swift may release an object right
+    /// after its last use: a caller that passes only the number on keeps the object alive
+    /// (`withExtendedLifetime(original) { … original.descriptor … }`).
     public let descriptor: Int32
     /// What the file was when opened (the index's figures).
     public let stat: FileStat
@@ -22,13 +24,6 @@ public final class OriginalFile {
     }
 
     deinit { close(descriptor) }
-
-    /// Runs `body` with the descriptor, this object (and so the descriptor) kept alive meanwhile:
-    /// Swift may release an object after its last use, which closes the file under a caller that
-    /// only holds the number.
-    public func withDescriptor<T>(_ body: (Int32) throws -> T) rethrows -> T {
-        try withExtendedLifetime(self) { try body(descriptor) }
-    }
 
     /// Why an original cannot be read as the index knows it. Each front end words it; the CLI's
     /// description names the file and `shoebox scan`.
