@@ -67,8 +67,13 @@ struct UploadRoutes {
 
     /// Refuses what Shoebox would not index: the content must be a photo or video it reads.
     static func check(_ file: IncomingFile, name: String) throws {
-        guard file.size > 0 else { throw WebError(.badRequest, "\(name) is empty", code: "invalid_argument") }
-        guard MetadataReader.sniff(file.head, fileName: name) != nil else {
+        try check(size: file.size, head: file.head, name: name)
+    }
+
+    /// `check` on a size and first bytes (the fuzz target's way in: Fuzz/Targets/WebRequest.swift).
+    static func check(size: Int64, head: [UInt8], name: String) throws {
+        guard size > 0 else { throw WebError(.badRequest, "\(name) is empty", code: "invalid_argument") }
+        guard MetadataReader.sniff(head, fileName: name) != nil else {
             throw WebError(.unsupportedMediaType, "\(name) is not a photo or video Shoebox reads (JPEG, PNG, HEIC, MP4, MOV or a camera raw file)", code: "unsupported")
         }
     }
