@@ -8,13 +8,18 @@ import PhotoLibrary
 struct AlbumRoutes {
     let app: WebApp
 
-    /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL.
+    /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL. The
+    /// router hands the path's parts as they came: a page writes each folder name percent-encoded
+    /// ("Places/Paris%2C%20France", or with the slash as `%2F`), so the parts are joined, decoded,
+    /// and split again before the check.
     static func key(_ parts: [Substring]) throws -> String {
-        guard !parts.isEmpty, parts.count <= 4,
-              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && $0.utf8.count <= 255 }) else {
+        let decoded = parts.joined(separator: "/").removingPercentEncoding
+        let folders = decoded?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+        guard let decoded, !folders.isEmpty, folders.count <= 4,
+              folders.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && $0.utf8.count <= 255 }) else {
             throw WebError(.badRequest, "not an album: \(parts.joined(separator: "/").debugDescription)", code: "invalid_argument")
         }
-        return parts.joined(separator: "/")
+        return decoded
     }
 
     func add(to router: Router<WebContext>) {
