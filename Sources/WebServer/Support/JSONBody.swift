@@ -68,9 +68,12 @@ enum WebID {
         return id
     }
 
-    /// A person id as `people` gives them (`p12`).
+    /// A person id as `people` gives them (`p12`): ASCII digits only (`isNumber` would let "p١٢"
+    /// or "p½" through).
     static func person(_ text: String) throws -> String {
-        guard text.count <= 40, text.first == "p", text.dropFirst().allSatisfy(\.isNumber), text.count > 1 else {
+        let digits = text.utf8.dropFirst()
+        guard text.utf8.first == UInt8(ascii: "p"), (1...39).contains(digits.count),
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             throw WebError(.badRequest, "not a person id: \(text.debugDescription)", code: "invalid_argument")
         }
         return text
