@@ -202,7 +202,7 @@ func upload(_ bytes: Data) {
     precondition(SafeName.file(name, fallback: "") == name, "SafeName.file is not stable: \(raw.debugDescription) → \(name.debugDescription)")
     // The hidden temporary and the "(n)" names must be legal names too.
     precondition((".\(name).4194304.4294967295.tmp").utf8.count <= 255, "the temporary of \(name.debugDescription) is too long")
-    guard (try? UploadRoutes.check(size: Int64(head.count), head: head, name: name)) != nil else { return }
+    guard (try? UploadRoutes.check(name: name)) != nil, (try? UploadRoutes.check(size: Int64(head.count), head: head, name: name)) != nil else { return }
     let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
     let (stem, ext) = dot.map { (String(name[..<$0]), String(name[$0...])) } ?? (name, "")
     for candidate in [name, "\(stem) (1000)\(ext)"] {
