@@ -421,8 +421,10 @@ for flags, fields in [(0, [host, "", "", "", "/"]), (2, [host, "http://" + host,
     put("WebRequest", bytes([1, flags]) + "\0".join(fields).encode(), "access")
 for text in [uuid, uuid.upper(), "{" + uuid + "}", uuid + "x", uuid[:-1], "p12", "p", "p0", "p" + "9" * 39,
              "p\u0661\u0662", "p\u00bd", "p\uff11", uuid + "#1", uuid + "#0", uuid + "#+5", uuid + "#10000", uuid.upper() + "#2",
-             "../../etc/passwd", uuid[:8]]:
-    put("WebRequest", b"\2" + text.encode(), "finding-person" if "\u0661" in text else "id")
+             "../../etc/passwd", uuid[:8], "8de33bb3-b08d-4f5e--d5e-2f0c4a1b2c3d", " de33bb3-b08d-4f5e-9d5e-2f0c4a1b2c3d",
+             "8d+33bb3-b08d-4f5e-9d5e-2f0c4a1b2c3d"]:
+    finding = not text.isascii() or "--" in text or "+" in text or text.startswith(" ")
+    put("WebRequest", b"\2" + text.encode(), "finding" if finding else "id")
 for path in ["Years/2024", "Places/Paris%2C%20France", "Places%2FParis%2C%20France", "Trip/../..", "%2E%2E/x",
              "a/%2E%2E", "a%00b", "Lisbon best", "%zz", "People/Zo%C3%AB", "a/b/c/d/e", "a%2F%2Fb", ".", "%2e"]:
     put("WebRequest", b"\3" + path.encode(), "finding-key" if "%2C" in path else "key")

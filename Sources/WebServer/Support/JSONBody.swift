@@ -61,8 +61,15 @@ enum JSONBody {
 /// Ids taken from URLs and bodies, checked before anything looks them up: an asset id is a UUID
 /// and nothing else, so no path, `..` or NUL ever reaches the index or the file layer.
 enum WebID {
+    /// Only the canonical shape (8-4-4-4-12 hex digits): Foundation's UUID(uuidString:) on Linux also
+    /// reads a space, "+" or "-" where a digit belongs ("8d-33bb3-…" is 8dfd3bb3-…), so one asset
+    /// would answer to many spellings.
     static func asset(_ text: String) throws -> AssetID {
-        guard text.count == 36, let id = AssetID(text) else {
+        let u = Array(text.utf8)
+        let shaped = u.count == 36 && u.indices.allSatisfy { i in
+            [8, 13, 18, 23].contains(i) ? u[i] == UInt8(ascii: "-") : Character(Unicode.Scalar(u[i])).isHexDigit
+        }
+        guard shaped, let id = AssetID(text) else {
             throw WebError(.badRequest, "not an asset id: \(text.debugDescription)", code: "invalid_argument")
         }
         return id
