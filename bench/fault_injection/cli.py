@@ -84,7 +84,8 @@ def run_random(a, real_stdout):
          "timed_kills_after_first_write": h.mid_write, "strace": h.strace,
          "other": {k: h.counts[k] for k in OTHER}, "notes": {k: h.counts[k] for k in NOTES}, "failed_runs": h.failed_runs,
          "originals": sum(h.expected.values()), "files_made": h.made, "shoebox": a.shoebox,
-         "web_upload_phases": h.web_phases, "web_failures": h.web_failures}
+         "web_upload_phases": h.web_phases, "web_failures": h.web_failures,
+         "upload_temporaries_left": len(h.web_temporaries_now)}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(r, f, indent=1)
@@ -100,7 +101,8 @@ def run_random(a, real_stdout):
                      for k, v in sorted(h.ops.items()))
           + " | " + " ".join(f"{k}={h.counts[k]}" for k in OTHER)
           + " | notes (not violations): " + " ".join(f"{k}={h.counts[k]}" for k in NOTES)
-          + (" | web uploads: " + ", ".join(f"{k} {v}" for k, v in sorted(h.web_phases.items())) if h.web_phases else "")
+          + (" | web uploads: " + ", ".join(f"{k} {v}" for k, v in sorted(h.web_phases.items()))
+             + f"; temporaries left {len(h.web_temporaries_now)}" if h.web_phases else "")
           + f" | seed={a.seed}")
     print(f"faults: runs={a.runs} kills={h.kills} " + " ".join(f"{k}={h.counts[k]}" for k in COUNTERS)
           + f" seconds={seconds:.0f}")

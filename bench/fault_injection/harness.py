@@ -59,4 +59,5 @@ class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchO
         self.jpegs = []             # JPEG originals of the roll: sources of new files
         self.web_phases = {}        # how far each upload got when the server was killed (or "answered")
         self.web_temporaries = set()  # upload temporaries seen under Imports/ (a note, counted once each)
+        self.web_temporaries_now = set()  # … and there at the last check
         self.web_failures = []      # requests that were not killed and failed all the same

@@ -305,12 +305,15 @@ class WebOps:
 
     def check_web(self, bad):
         """Under Imports/, every file under a name holds an original whole; the hidden temporaries
-        of dead writers (a killed upload's) are counted as a note."""
+        of dead writers (a killed upload's) are counted as a note, once each (and how many are
+        there now: the next upload into their folder removes them)."""
+        self.web_temporaries_now = set()
         for d, _, names in os.walk(os.path.join(self.lib, "Imports")):
             for n in sorted(names):
                 p = os.path.join(d, n)
                 rel = os.path.relpath(p, self.lib)
                 if is_temporary(n):
+                    self.web_temporaries_now.add(rel)
                     if rel not in self.web_temporaries:
                         self.web_temporaries.add(rel)
                         self.counts["upload_temporaries"] += 1

@@ -53,8 +53,8 @@ class Setup:
                 self.calibrate_composer(round, measure)
             if wants("scan", "rebuild"):
                 self.calibrate_scan(round, measure)
-            if wants("analyze", "cache", "people", "web"):
-                self.calibrate_analysis(round, measure)  # faces for people's names
+            if wants("analyze", "cache", "people") or (wants("web") and round == 0):
+                self.calibrate_analysis(round, measure)  # (for web alone: once, for people to name)
             if wants("people"):
                 self.calibrate_people(round, measure)
             if wants("web") and measure == self.measure:
