@@ -216,6 +216,10 @@ let package = Package(
         // front end makes (no subprocess, no CLI type), and the holes the session layer closes.
         .testTarget(name: "SessionTests", dependencies: ["PhotoLibrary", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
                                                          "Composer", "TestSupport"]),
+        // `serve`: the access rules and media rules in-process; the server through HTTP (the
+        // built binary), checked against the CLI's `--json`.
+        .testTarget(name: "WebServerTests", dependencies: ["shoebox", "WebServer", "PhotoLibrary", "TestSupport",
+                                                           .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],
