@@ -7,14 +7,19 @@ import { icon } from "../icons.js";
 import { toast, uploadFile } from "../api.js";
 
 /**
- * "Upload photos": a native file input inside a label styled as a button. The input itself takes
- * focus and the keys (so it is one control, named by the label), and stays in the page, visually
- * hidden, so tests can hand it files.
+ * "Upload photos": a button that opens the file picker of a file input kept in the page (visually
+ * hidden, out of the tab order and of the accessibility tree: the button is the one control),
+ * so tests can also hand the input files directly.
  */
 export function uploadButton() {
-  const input = h("input", { type: "file", multiple: true, accept: "image/*,video/*", class: "visually-hidden", id: "upload-input" });
+  const input = h("input", {
+    type: "file", multiple: true, accept: "image/*,video/*", class: "visually-hidden",
+    tabindex: "-1", "aria-hidden": "true",
+  });
   input.addEventListener("change", () => { uploadFiles([...input.files]); input.value = ""; });
-  return h("label", { class: "button primary upload", for: "upload-input" }, input, icon("upload"), h("span", { text: "Upload photos" }));
+  const button = h("button", { type: "button", class: "button primary", on: { click: () => input.click() } },
+    icon("upload"), "Upload photos");
+  return h("span", { class: "upload" }, button, input);
 }
 
 /** Shows the drop overlay while files are dragged over the page; uploads them on drop. */
