@@ -37,13 +37,17 @@ export function setKnownGeneration(generation) {
   if (lastGeneration === null) lastGeneration = generation;
 }
 
-/** Wraps an async function so calls during a run collapse into one more run after it. */
+/**
+ * Wraps an async function so calls during a run collapse into one more run after it, with the
+ * latest call's arguments (what was asked last is what counts).
+ */
 export function coalesce(fn) {
-  let running = null, again = false;
-  const run = async () => {
-    if (running) { again = true; return running; }
+  let running = null, pending = null;
+  const run = (...args) => {
+    if (running) { pending = args; return running; }
     running = (async () => {
-      do { again = false; await fn(); } while (again);
+      let next = args;
+      while (next) { pending = null; await fn(...next); next = pending; }
     })().finally(() => { running = null; });
     return running;
   };

@@ -7,7 +7,11 @@ import { computeLayout, ID } from "./layout.js";
 import { makeTile, makeHeading } from "./tiles.js";
 import { handleGridKey } from "./grid-keys.js";
 
-const OVERSCAN = 1.0; // screens rendered above and below the viewport
+const OVERSCAN = 0.75; // screens rendered above and below the viewport
+// Faster than this (px per ms, ~ two screens a second) the scroll is a fling: tiles are built
+// without loading their thumbnails until the scroll settles (SETTLE_MS without a frame).
+const FLING_SPEED = 3;
+const SETTLE_MS = 120;
 
 export class LibraryGrid {
   /** onOpen(index), onSelectionChange(selectedIds), onScrollGroup(groupIndex), onLayout(layout) */
@@ -66,19 +70,23 @@ export class LibraryGrid {
     const width = this.element.clientWidth;
     if (width === 0) return;
     this.width = width;
-    this.layout = computeLayout(this.groups, width);
+    // Phones get smaller tiles (three or four across), as their own photo apps do.
+    this.layout = computeLayout(this.groups, width, { target: width < 600 ? 110 : 180 });
     this.onLayout?.(this.layout);
     this.element.style.height = `${this.layout.height}px`;
     this.element.style.setProperty("--columns", this.layout.columns);
     this.element.style.setProperty("--tile", `${this.layout.tile}px`);
     this.element.setAttribute("aria-rowcount", String(this.layout.rowCount));
     this.element.setAttribute("aria-colcount", String(this.layout.columns));
+    // Rebuilding the rows removes the focused cell; put focus back on its successor.
+    const hadFocus = this.element.contains(document.activeElement);
     this.#clearRows();
     if (keep && keep.index !== undefined && keep.index < this.items.length) {
       const row = this.layout.rowOfItem(keep.index);
       window.scrollTo(0, this.#gridTop() + this.layout.rows.y[row] - keep.offset);
     }
     this.render();
+    if (hadFocus) this.#cell(this.focusIndex)?.focus({ preventScroll: true });
   }
 
   /** Builds the rows near the viewport and removes the others (but never the focused one's). */
@@ -90,6 +98,13 @@ export class LibraryGrid {
     const first = layout.rowAt(Math.max(0, top - screen * OVERSCAN));
     const last = layout.rowAt(Math.max(0, top + screen * (1 + OVERSCAN)));
     const keepRow = this.items.length ? layout.rowOfItem(this.focusIndex) : -1;
+    const now = performance.now();
+    const speed = Math.abs(window.scrollY - (this.lastScrollY ?? window.scrollY)) / Math.max(1, now - (this.lastRenderTime ?? 0));
+    this.lastScrollY = window.scrollY;
+    this.lastRenderTime = now;
+    this.deferImages = speed > FLING_SPEED;
+    clearTimeout(this.settleTimer);
+    if (this.deferImages) this.settleTimer = setTimeout(() => this.#loadDeferred(), SETTLE_MS);
     const focusInside = this.element.contains(document.activeElement);
     for (const [row, element] of this.rendered) {
       if ((row < first || row > last) && !(focusInside && row === keepRow)) { element.remove(); this.rendered.delete(row); }
@@ -180,13 +195,20 @@ export class LibraryGrid {
       const count = layout.countInRow(row);
       for (let column = 0; column < count; column += 1) {
         const index = start + column;
-        const cell = makeTile(this.items[index], index, column + 1, this.selected.has(this.items[index][ID]));
+        const cell = makeTile(this.items[index], index, column + 1, this.selected.has(this.items[index][ID]), this.deferImages);
         if (index === this.focusIndex) cell.tabIndex = 0;
         element.append(cell);
       }
     }
     this.rendered.set(row, element);
     this.element.append(element);
+  }
+
+  #loadDeferred() {
+    for (const image of this.element.querySelectorAll("img[data-src]")) {
+      image.src = image.dataset.src;
+      image.removeAttribute("data-src");
+    }
   }
 
   #clearRows() {

@@ -26,10 +26,14 @@ export function thumbURL(item, size = 256) {
   return `/media/thumb/${encodeURIComponent(item[ID])}?size=${size}&v=${item[SHA8]}`;
 }
 
-/** A gridcell for the item at `index`; column is 1-based (aria-colindex). */
-export function makeTile(item, index, column, selected) {
+/**
+ * A gridcell for the item at `index`; column is 1-based (aria-colindex). deferImage: during a
+ * fast fling the thumbnail's URL waits in data-src (see grid.js) so rows flying past cost no
+ * download nor decode.
+ */
+export function makeTile(item, index, column, selected, deferImage = false) {
   const image = h("img", {
-    src: thumbURL(item), alt: "", loading: "lazy", decoding: "async", draggable: "false",
+    [deferImage ? "data-src" : "src"]: thumbURL(item), alt: "", loading: "lazy", decoding: "async", draggable: "false",
   });
   // A thumbnail that fails to load (a damaged file) leaves a drawn placeholder, not a broken icon.
   image.addEventListener("error", () => image.replaceWith(h("span", { class: "tile-missing" }, icon("photo"))), { once: true });
