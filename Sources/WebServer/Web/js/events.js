@@ -12,7 +12,8 @@ function connect() {
   source = new EventSource("/api/events");
   source.addEventListener("library", (event) => {
     let generation = null;
-    try { generation = JSON.parse(event.data).generation ?? null; } catch { generation = null; }
+    // A string or a number, depending on the server; compared as text.
+    try { generation = String(JSON.parse(event.data).generation ?? "") || null; } catch { generation = null; }
     // The same generation twice (a reconnect replays the state) is no change.
     if (generation !== null && generation === lastGeneration) return;
     lastGeneration = generation;
@@ -34,7 +35,7 @@ export function onLibraryChange(callback) {
 
 /** Remembers the generation the page loaded with, so the first event that repeats it is ignored. */
 export function setKnownGeneration(generation) {
-  if (lastGeneration === null) lastGeneration = generation;
+  if (lastGeneration === null && generation !== null && generation !== undefined) lastGeneration = String(generation);
 }
 
 /**

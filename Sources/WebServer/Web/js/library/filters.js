@@ -38,7 +38,8 @@ export class LibraryFilters {
     const options = {
       year: [["", "All years"], ...facets.years.slice().sort((a, b) => b.year - a.year).map((y) => [String(y.year), `${y.year} (${y.count.toLocaleString()})`])],
       place: [["", "All places"], ...facets.places.map((p) => [p.name, `${p.name} (${p.count.toLocaleString()})`])],
-      person: [["", "Everyone"], ...facets.people.map((p) => [p.id, `${p.name || "Unnamed"} (${p.count.toLocaleString()})`])],
+      // The server filters people by name (as `list --person` does); one without a name by id.
+      person: [["", "Everyone"], ...facets.people.map((p) => [p.name || p.id, `${p.name || "Unnamed person"} (${p.count.toLocaleString()})`])],
       kind: [["", "All kinds"], ...facets.kinds.map((k) => [k.kind, `${KIND_LABELS[k.kind] ?? k.kind} (${k.count.toLocaleString()})`])],
     };
     for (const key of FILTER_KEYS) {
