@@ -56,12 +56,12 @@ export async function show(main, params) {
     onSwipe: (direction) => step(direction),
   });
 
+  live.hidden = true;
+  const tools = h("div", { class: "viewer-tools", role: "group", "aria-label": "Picture" }, previous, next, zoomOut, zoomIn, live, download, trash);
+  const body = h("div", { class: "viewer-body" }, stage, side);
   main.replaceChildren(
-    h("div", { class: "viewer-bar" },
-      back,
-      h("div", { class: "viewer-heading" }, position, heading),
-      h("div", { class: "viewer-tools", role: "group", "aria-label": "Picture" }, previous, next, zoomOut, zoomIn, live, download, trash)),
-    h("div", { class: "viewer-body" }, stage, side),
+    h("div", { class: "viewer-bar" }, back, h("div", { class: "viewer-heading" }, position, heading), tools),
+    body,
   );
   new ResizeObserver(() => { if (asset) { fitMount(stage, mount, asset); zoom.reset(); } }).observe(stage);
   document.addEventListener("keydown", onKey);
@@ -73,12 +73,17 @@ export async function show(main, params) {
       loaded = await getJSON(`/api/assets/${encodeURIComponent(id)}`);
     } catch (error) {
       if (ticket !== loading) return;
-      heading.textContent = "Not found";
-      side.replaceChildren();
-      mount.replaceChildren(h("section", { class: "empty card" }, icon("alert"), h("h2", { text: "This photo is not in the library" }), h("p", { text: error.message })));
+      asset = null;
+      heading.textContent = error.status === 404 ? "Not found" : "Not available";
+      tools.hidden = true;
+      body.classList.add("failed");
+      body.replaceChildren(h("section", { class: "empty card" }, icon("alert"),
+        h("h2", { text: error.status === 404 ? "This photo is not in the library" : "This photo could not be loaded" }),
+        h("p", { text: error.message })));
       return;
     }
     if (ticket !== loading) return; // a later step won
+    if (tools.hidden) { tools.hidden = false; body.classList.remove("failed"); body.replaceChildren(stage, side); }
     asset = loaded;
     setReturnItem(asset.id);
     const day = formatTakenDay(asset.taken_at);

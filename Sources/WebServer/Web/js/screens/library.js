@@ -61,6 +61,8 @@ export async function show(main, params) {
     grid.setItems(items, groups);
     summary.textContent = describe(items);
     showEmpty(empty, items.length === 0, query.toString() !== "", () => filters.reset());
+    // Filters over an empty library offer nothing; the upload button stays.
+    filters.element.hidden = items.length === 0 && query.toString() === "";
     // The viewer's order follows the grid while it changes under us.
     saveOrder(query.toString(), items.map((item) => item[ID]));
   });
