@@ -55,4 +55,14 @@ import PhotoLibrary
         #expect(items[2][1] is NSNull)
         #expect((items[1][6] as? Double) == 12.5)
     }
+
+    @Test func aQueryIsReadAsAFormWritesIt() {
+        // URLSearchParams writes a space as "+"; a literal plus comes as %2B.
+        let q = FormQuery.parse("place=Reykjav%C3%ADk%2C+Iceland&person=Ann+Lee&tag=a%2Bb&empty=&place=second")
+        #expect(q["place"] == "Reykjavík, Iceland", "the first of a repeated key")
+        #expect(q["person"] == "Ann Lee")
+        #expect(q["tag"] == "a+b")
+        #expect(q["empty"] == "")
+        #expect(FormQuery.parse(nil).isEmpty)
+    }
 }

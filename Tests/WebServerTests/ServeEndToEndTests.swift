@@ -79,6 +79,35 @@ import TestSupport
         #expect((try badID.json() as? [String: Any])?["error"] as? String != nil)
     }
 
+    @Test func albumsAreMadeAndChangedByNameIdOrFolderAsTheCommandsSeeThem() throws {
+        let made = try TestRoll.sampleCopy()
+        let cli = try ShoeboxCLI.scanned(made)
+        let served = try ServedLibrary(cli)
+        let ids = Array(try served.libraryIDs().prefix(4))
+        let created = try served.post("/api/albums", ["name": "Beach days", "ids": [ids[0], ids[1]]])
+        #expect(created.status == 200)
+        let album = try created.json() as? [String: Any]
+        let albumID = try #require(album?["id"] as? String)
+        #expect(album?["key"] as? String == "Beach days")
+        // The key as a page puts it in a URL (percent-encoded), and the album's id, both work.
+        #expect(try served.post("/api/albums/Beach%20days/add", ["ids": [ids[2]]]).status == 200)
+        #expect(try served.post("/api/albums/\(albumID)/order", ["ids": [ids[2], ids[0]]]).status == 200)
+        let shown = try cli.json(["album", "show", "Beach days"]) as? [String: Any]
+        let order = (shown?["entries"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(order == [ids[2], ids[0], ids[1]])
+        #expect((try served.json("/api/albums/\(albumID)") as? [String: Any])?["count"] as? Int == 3)
+        #expect(try served.post("/api/albums/Years/add", ["ids": [ids[3]]]).status == 404, "a generated album cannot be changed")
+        #expect(try served.post("/api/albums/..%2F..%2Fetc/delete", [:]).status == 400)
+        // The place filter as a page sends it.
+        let place = try #require((try served.json("/api/facets") as? [String: Any])?["places"] as? [[String: Any]]).first?["name"] as? String
+        if let place {
+            let form = place.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!.replacingOccurrences(of: "%20", with: "+")
+            let cliCount = (try cli.json(["list", "--place", place]) as? [Any])?.count
+            #expect(try served.libraryIDs("?place=" + form).count == cliCount)
+        }
+        #expect(try served.request("/static/js/app.js", method: "HEAD").status == 200)
+    }
+
     @Test func anUploadIsWrittenWholeIntoImportsAndIndexedAndJunkIsRefused() throws {
         let made = try TestRoll.sampleCopy()
         let cli = try ShoeboxCLI.scanned(made)

@@ -3,7 +3,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// The web app's files: those embedded into the binary at build time (Web/, through the
-/// EmbedWebAssets plugin), or — when `SHOEBOX_WEB_ROOT` names a folder, a development aid for
+/// EmbedFiles plugin), or — when `SHOEBOX_WEB_ROOT` names a folder, a development aid for
 /// working on the pages without rebuilding — that folder's, read at each request.
 public final class WebFiles: Sendable {
     /// One file as served: its bytes, media type and an entity tag of its content.
@@ -30,7 +30,7 @@ public final class WebFiles: Sendable {
             return Self.make(path, bytes)
         }
         if let cached = decoded.withLockedValue({ $0[path] }) { return cached }
-        guard let base64 = EmbeddedWebFiles.base64[path], let bytes = Data(base64Encoded: base64) else { return nil }
+        guard let base64 = EmbeddedFiles.base64[path], let bytes = Data(base64Encoded: base64) else { return nil }
         let file = Self.make(path, bytes)
         decoded.withLockedValue { $0[path] = file }
         return file

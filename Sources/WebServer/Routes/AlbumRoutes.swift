@@ -9,9 +9,16 @@ struct AlbumRoutes {
     let app: WebApp
 
     /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL.
-    static func key(_ parts: [Substring]) throws -> String {
+    static func key(_ encoded: [Substring]) throws -> String {
+        // The router hands path segments as sent: "Beach%20days".
+        let parts = try encoded.map { segment -> Substring in
+            guard let decoded = segment.removingPercentEncoding else {
+                throw WebError(.badRequest, "not an album: \(segment.debugDescription)", code: "invalid_argument")
+            }
+            return Substring(decoded)
+        }
         guard !parts.isEmpty, parts.count <= 4,
-              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && $0.utf8.count <= 255 }) else {
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && !$0.contains("/") && $0.utf8.count <= 255 }) else {
             throw WebError(.badRequest, "not an album: \(parts.joined(separator: "/").debugDescription)", code: "invalid_argument")
         }
         return parts.joined(separator: "/")
@@ -38,15 +45,24 @@ struct AlbumRoutes {
             let action = String(parts.last!)
             let body = action == "delete" ? [:] : try await JSONBody.decode(request, context: context)
             switch action {
-            case "add": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.add(to: n, ids: ids); return n }
-            case "remove": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.remove(from: n, ids: ids); return n }
-            case "order": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.order(n, first: ids); return n }
+            case "add", "remove", "order":
+                let ids = try JSONBody.ids(body)
+                let library = app.session.library
+                return try await change { linker in
+                    let name = try Self.userAlbumName(key, linker, library)
+                    switch action {
+                    case "add": _ = try linker.add(to: name, ids: ids)
+                    case "remove": _ = try linker.remove(from: name, ids: ids)
+                    default: _ = try linker.order(name, first: ids)
+                    }
+                    return name
+                }
             case "delete":
                 let session = app.session
                 let deleted = try await Blocking.run { () throws -> UserAlbum in
                     try session.write { w in
                         let linker = AlbumLinker(library: w.library, index: w.index)
-                        return try linker.delete(try linker.userAlbum(key).name).0
+                        return try linker.delete(try Self.userAlbumName(key, linker, w.library)).0
                     }
                 }
                 return try JSONBody.response(AlbumSummaryJSON(deleted))
@@ -56,7 +72,12 @@ struct AlbumRoutes {
         router.get("/api/albums/**") { _, context in
             let key = try Self.key(context.parameters.getCatchAll())
             let session = app.session
-            let album = try await Blocking.run { try session.read { try AlbumLinker(library: session.library, index: $0).find(key) } }
+            let album = try await Blocking.run { () throws -> AlbumFolder in
+                try session.read { index in
+                    let linker = AlbumLinker(library: session.library, index: index)
+                    return try linker.find(UserAlbums(library: session.library).all().first { $0.id == key }?.name ?? key)
+                }
+            }
             return try JSONBody.response(object: Self.withKey(try JSONBody.object(AlbumJSON(album)), album))
         }
     }
@@ -71,6 +92,12 @@ struct AlbumRoutes {
             }
         }
         return try JSONBody.response(object: Self.withKey(try JSONBody.object(AlbumJSON(album)), album))
+    }
+
+    /// The user album a key names: its id, its name or its folder.
+    static func userAlbumName(_ key: String, _ linker: AlbumLinker, _ library: Library) throws -> String {
+        if let byID = UserAlbums(library: library).all().first(where: { $0.id == key }) { return byID.name }
+        return try linker.userAlbum(key).name
     }
 
     static func withKey(_ object: [String: Any], _ album: AlbumFolder) -> [String: Any] {

@@ -9,7 +9,7 @@ struct LibraryRoutes {
 
     func add(to router: Router<WebContext>) {
         router.get("/api/library") { request, _ in
-            let query = try Self.query(request.uri.queryParameters)
+            let query = try Self.query(FormQuery.parse(request.uri.query))
             let session = app.session
             let data = try await Blocking.run { () throws -> Data in
                 try session.read { index in
@@ -44,23 +44,23 @@ struct LibraryRoutes {
     }
 
     /// `list`'s filters from the query string: year, place, person, kind, sort, reverse.
-    static func query(_ q: Parameters) throws -> AssetQuery {
+    static func query(_ q: [String: String]) throws -> AssetQuery {
         var query = AssetQuery()
-        if let year = q.get("year"), !year.isEmpty {
+        if let year = q["year"], !year.isEmpty {
             guard let y = Int(year) else { throw WebError(.badRequest, "year must be a number, not \(year.debugDescription)", code: "invalid_argument") }
             query.year = y
         }
-        if let place = q.get("place"), !place.isEmpty { query.place = place }
-        if let person = q.get("person"), !person.isEmpty { query.person = person }
-        if let kind = q.get("kind"), !kind.isEmpty {
+        if let place = q["place"], !place.isEmpty { query.place = place }
+        if let person = q["person"], !person.isEmpty { query.person = person }
+        if let kind = q["kind"], !kind.isEmpty {
             guard let k = AssetKind(rawValue: kind) else { throw WebError(.badRequest, "kind is photo, screenshot or video, not \(kind.debugDescription)", code: "invalid_argument") }
             query.kind = k
         }
-        if let sort = q.get("sort"), !sort.isEmpty {
+        if let sort = q["sort"], !sort.isEmpty {
             guard let s = AssetQuery.Sort(rawValue: sort) else { throw WebError(.badRequest, "sort is date, score, size or name", code: "invalid_argument") }
             query.sort = s
         }
-        query.reverse = q.get("reverse") == "1"
+        query.reverse = q["reverse"] == "1"
         return query
     }
 
