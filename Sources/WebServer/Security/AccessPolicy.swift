@@ -76,13 +76,7 @@ struct AccessMiddleware: RouterMiddleware {
                                         path: request.uri.path, arrivedOnLAN: lan) {
             response = try refusal.response(from: request, context: context)
         } else {
-            // HEAD is GET without the body (Hummingbird routes them apart).
-            var forwarded = request
-            if request.method == .head { forwarded.head.method = .get }
-            do {
-                response = try await next(forwarded, context)
-                if request.method == .head { response.body = ResponseBody() }
-            } catch {
+            do { response = try await next(request, context) } catch {
                 response = try WebError.from(error).response(from: request, context: context)
             }
         }
