@@ -1,0 +1,137 @@
+// /people: everyone analyse found, most photos first, each as a round crop of their largest
+// face. Two people can be selected (checkboxes) and merged — the first one selected is the
+// one kept, as `people merge A B` keeps A — and anyone can be named in place.
+
+import { getJSON, postJSON, toast } from '../api.js';
+import { onLibraryChange } from '../events.js';
+import { choose } from '../dialog.js';
+import { h, useStyles, liveRegion, count, guarded } from './kit.js';
+import { faceCrop } from './face-crop.js';
+
+/** What to call a person in words: their name, or "Unnamed (p3)" so two unnamed ones differ. */
+export function personLabel(person) {
+  return person.name ?? `Unnamed (${person.id})`;
+}
+
+/** A form with a text field named "Name" and a "Save" button; `onSave(name)` returns when done. */
+export function nameForm(person, onSave, { visibleLabel = false } = {}) {
+  const input = h('input', {
+    type: 'text', name: 'name', value: person.name ?? '', autocomplete: 'off', spellcheck: 'false',
+    'aria-label': visibleLabel ? null : 'Name', id: `name-${person.id}`, required: true,
+  });
+  const form = h('form', { class: 'sb-name-form', 'aria-label': `Name ${personLabel(person)}` },
+    visibleLabel ? h('label', { for: input.id, text: 'Name' }) : null,
+    input,
+    h('button', { type: 'submit', class: 'sb-button', text: 'Save' }));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name || name === person.name) return;
+    await onSave(name);
+  });
+  return form;
+}
+
+export async function show(main) {
+  useStyles('people');
+  const announce = liveRegion(main);
+  const merge = h('button', { type: 'button', class: 'sb-button sb-button-primary', text: 'Merge', 'aria-disabled': 'true', 'aria-describedby': 'people-selection' });
+  const clear = h('button', { type: 'button', class: 'sb-button', text: 'Clear selection', hidden: true });
+  const status = h('p', { id: 'people-selection', class: 'sb-selection-status', 'aria-live': 'polite' });
+  const grid = h('ul', { class: 'sb-people', 'aria-label': 'People' });
+  const empty = h('p', { class: 'sb-empty', hidden: true, text: 'No people yet. Shoebox finds faces when it analyses photos (shoebox analyze); the people appear here.' });
+  main.prepend(
+    h('div', { class: 'sb-page-head' }, h('h1', { text: 'People' }),
+      h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Merge people' }, status, clear, merge)),
+    grid, empty);
+
+  let people = [];
+  let picked = []; // ids in the order they were selected: the first is kept by a merge
+
+  async function load() {
+    const list = await guarded(toast, () => getJSON('/api/people'));
+    if (!list) return;
+    people = list;
+    picked = picked.filter((id) => people.some((p) => p.id === id));
+    const focusedId = document.activeElement?.closest?.('[data-person]')?.dataset.person;
+    const focusedName = document.activeElement?.name;
+    grid.replaceChildren(...people.map(card));
+    empty.hidden = people.length > 0;
+    // After a reload the same control of the same person has focus again.
+    const again = focusedId && grid.querySelector(`[data-person="${CSS.escape(focusedId)}"]`);
+    if (again) (again.querySelector(`[name="${focusedName}"]`) ?? again.querySelector('a')).focus();
+    paint();
+  }
+
+  function card(person) {
+    const box = h('input', {
+      type: 'checkbox', name: 'select', class: 'sb-person-select',
+      'aria-label': `Select ${personLabel(person)}`, checked: picked.includes(person.id),
+    });
+    box.addEventListener('change', () => {
+      picked = box.checked ? [...picked, person.id] : picked.filter((id) => id !== person.id);
+      paint();
+    });
+    return h('li', { class: 'sb-person', dataset: { person: person.id } },
+      h('a', { class: 'sb-person-link', href: `/people/${encodeURIComponent(person.id)}` },
+        faceCrop(person.face, ''),
+        h('span', { class: 'sb-person-name' }, person.name ?? 'Unnamed',
+          person.name ? null : h('span', { class: 'visually-hidden', text: ` (${person.id})` })),
+        h('span', { class: 'sb-person-count', text: count(person.photos ?? 0, 'photo') })),
+      box,
+      nameForm(person, (name) => rename(person, name)));
+  }
+
+  function paint() {
+    for (const li of grid.children) {
+      li.classList.toggle('sb-picked', picked.includes(li.dataset.person));
+      li.querySelector('.sb-person-select').checked = picked.includes(li.dataset.person);
+    }
+    merge.setAttribute('aria-disabled', String(picked.length !== 2));
+    clear.hidden = picked.length === 0;
+    status.textContent = picked.length === 2
+      ? `${names(picked)} selected.`
+      : picked.length > 2
+        ? `${picked.length} selected: merge takes two at a time.`
+        : picked.length === 1 ? '1 selected: select one more to merge.' : 'Select two people to merge them.';
+  }
+
+  function names(ids) {
+    return ids.map((id) => personLabel(people.find((p) => p.id === id))).join(' and ');
+  }
+
+  async function rename(person, name) {
+    const named = await guarded(toast, () => postJSON(`/api/people/${encodeURIComponent(person.id)}/name`, { name }));
+    if (!named) return;
+    announce(`Named ${name}.`);
+    toast(`Named ${name}.`);
+    await load();
+  }
+
+  merge.addEventListener('click', async () => {
+    if (picked.length !== 2) {
+      announce(status.textContent);
+      return;
+    }
+    const [keep, into] = picked.map((id) => people.find((p) => p.id === id));
+    const answer = await choose({
+      title: 'Merge these two people?',
+      message: `${personLabel(into)} (${count(into.photos, 'photo')}) becomes part of ${personLabel(keep)} (${count(keep.photos, 'photo')}). Their faces become one person.`,
+      choices: [{ label: 'Merge', value: 'merge' }, { label: 'Cancel', value: null }],
+    });
+    if (answer !== 'merge') return;
+    const merged = await guarded(toast, () => postJSON('/api/people/merge', { ids: [keep.id, into.id] }));
+    if (!merged) return;
+    picked = [];
+    toast(`Merged into ${personLabel(merged)}.`);
+    await load();
+  });
+  clear.addEventListener('click', () => {
+    picked = [];
+    paint();
+    merge.focus();
+  });
+
+  await load();
+  onLibraryChange(() => load());
+}

@@ -1,0 +1,97 @@
+// /people/ID: one person's faces, each cut from its photo's thumbnail and linked to the photo,
+// each with "Forget this face" (for a face that is not theirs: `people forget`, final, so it
+// asks first); the person's name can be changed here, and their photos opened in the Library.
+
+import { getJSON, postJSON, toast } from '../api.js';
+import { onLibraryChange } from '../events.js';
+import { choose } from '../dialog.js';
+import { h, useStyles, liveRegion, count, guarded } from './kit.js';
+import { faceCrop } from './face-crop.js';
+import { nameForm, personLabel } from './people.js';
+
+function personId(params) {
+  if (params?.id) return params.id;
+  return decodeURIComponent(location.pathname.replace(/^\/people\//, ''));
+}
+
+export async function show(main, params) {
+  useStyles('people');
+  const id = personId(params);
+  const api = `/api/people/${encodeURIComponent(id)}`;
+  const announce = liveRegion(main);
+  const header = h('div', { class: 'sb-person-header' });
+  const faces = h('ul', { class: 'sb-faces', 'aria-labelledby': 'faces-heading' });
+  const facesHeading = h('h2', { id: 'faces-heading', text: 'Faces' });
+  main.prepend(h('p', { class: 'sb-back' }, h('a', { href: '/people', text: 'All people' })), header, facesHeading, faces);
+  let person = null;
+
+  async function load() {
+    let fresh;
+    try {
+      fresh = await getJSON(api);
+    } catch (error) {
+      // Forgetting a person's last face leaves no person: say so rather than show an error.
+      header.replaceChildren(h('h1', { text: person ? personLabel(person) : 'Person' }),
+        h('p', { class: 'sb-empty', text: person ? 'This person has no faces left.' : error.message }));
+      facesHeading.hidden = true;
+      faces.replaceChildren();
+      return;
+    }
+    person = fresh;
+    document.title = `${person.name ?? 'Unnamed person'} — Shoebox`;
+    renderHeader();
+    renderFaces();
+  }
+
+  function renderHeader() {
+    const hadFocus = header.contains(document.activeElement) ? document.activeElement.name : null;
+    const label = person.name ?? person.id;
+    header.replaceChildren(
+      h('h1', { text: person.name ?? 'Unnamed person' }),
+      h('p', { class: 'sb-album-meta', text: `${count(person.photos ?? 0, 'photo')} · ${count(person.faces.length, 'face')}` }),
+      h('p', {}, h('a', { class: 'sb-button', href: `/?person=${encodeURIComponent(label)}`, text: `See ${person.name ? `${person.name}’s` : 'their'} photos in the Library` })),
+      nameForm(person, rename, { visibleLabel: true }));
+    if (hadFocus) header.querySelector(`[name="${hadFocus}"]`)?.focus();
+  }
+
+  function renderFaces() {
+    const total = person.faces.length;
+    faces.replaceChildren(...person.faces.map((face, i) => {
+      const label = `Face ${i + 1} of ${total}`;
+      const forget = h('button', { type: 'button', class: 'sb-button sb-button-quiet', text: 'Forget this face', dataset: { face: face.id } });
+      forget.addEventListener('click', () => forgetFace(face, label));
+      return h('li', { class: 'sb-face-item', dataset: { face: face.id } },
+        h('a', { href: `/asset/${encodeURIComponent(face.asset_id)}`, title: 'Open the photo' }, faceCrop(face, `${label}: open its photo`)),
+        forget);
+    }));
+  }
+
+  async function rename(name) {
+    const named = await guarded(toast, () => postJSON(`${api}/name`, { name }));
+    if (!named) return;
+    toast(`Named ${name}.`);
+    await load();
+  }
+
+  async function forgetFace(face, label) {
+    const answer = await choose({
+      title: 'Forget this face?',
+      message: `${label} will no longer count as ${personLabel(person)}, and Shoebox will never match or name it again. This cannot be undone.`,
+      choices: [{ label: 'Forget face', value: 'forget', danger: true }, { label: 'Cancel', value: null }],
+    });
+    if (answer !== 'forget') return;
+    const done = await guarded(toast, () => postJSON('/api/faces/forget', { face: face.id }));
+    if (!done) return;
+    // Keep the keyboard where it was: on the next face's button (or the previous at the end).
+    const buttons = [...faces.querySelectorAll('button[data-face]')];
+    const at = buttons.findIndex((b) => b.dataset.face === face.id);
+    const nextFace = buttons[at + 1]?.dataset.face ?? buttons[at - 1]?.dataset.face;
+    announce('Face forgotten.');
+    await load();
+    const target = nextFace && faces.querySelector(`button[data-face="${CSS.escape(nextFace)}"]`);
+    (target || facesHeading).focus?.();
+  }
+
+  await load();
+  onLibraryChange(() => load());
+}
