@@ -4,10 +4,11 @@
 // partial moves. A generated album (a year, a place, a person, screenshots, videos) follows the
 // library by itself and is shown read-only, as plain links.
 
-import { getJSON, postJSON, toast } from '../api.js';
-import { onLibraryChange } from '../events.js';
-import { choose } from '../dialog.js';
-import { h, useStyles, liveRegion, count, basename, thumbURL, guarded } from './kit.js';
+import { getJSON, postJSON, toast, attempt } from '../api.js';
+import { onLibraryChange, coalesce } from '../events.js';
+import { confirmDialog } from '../dialog.js';
+import { h, useStyles, setTitle, plural } from '../dom.js';
+import { liveRegion, basename, thumbURL } from './kit.js';
 import { TileList } from './tile-list.js';
 import { enableDragReorder } from './tile-drag.js';
 
@@ -29,7 +30,7 @@ const entryKey = (entry) => entry.id ?? entry.path;
 const openEntry = (entry) => { if (entry.id) location.assign(`/asset/${encodeURIComponent(entry.id)}`); };
 
 export async function show(main, params) {
-  useStyles('tiles', 'albums');
+  useStyles('albums', 'tiles');
   const key = albumKey(params);
   const api = `/api/albums/${encodeURIComponent(key)}`;
   const announce = liveRegion(main);
@@ -43,13 +44,13 @@ export async function show(main, params) {
 
   async function load() {
     if (pendingSaves) return; // a reload would show the order from before the save
-    const fresh = await guarded(toast, () => getJSON(api));
+    const fresh = await attempt(() => getJSON(api));
     if (!fresh) {
       if (!album) body.replaceChildren(h('p', { class: 'sb-empty', text: 'This album could not be opened.' }));
       return;
     }
     album = fresh;
-    document.title = `${album.name} — Shoebox`;
+    setTitle(album.name);
     renderHeader();
     if (album.kind === 'user') (view ??= userAlbumView()).update(album.entries);
     else body.replaceChildren(readOnlyGrid(album));
@@ -60,9 +61,9 @@ export async function show(main, params) {
     header.replaceChildren(
       h('h1', { text: album.name }),
       h('p', { class: 'sb-album-meta' },
-        count(album.count ?? album.entries.length, 'photo'),
+        plural(album.count ?? album.entries.length, 'photo'),
         userAlbum ? ' · your album' : ` · made by Shoebox. ${WHAT[album.kind]?.(album) ?? ''}`),
-      userAlbum ? null : h('p', { class: 'sb-note', text: 'Shoebox keeps this album up to date from your library, so it cannot be reordered or edited here.' }));
+      ...(userAlbum ? [] : [h('p', { class: 'sb-note', text: 'Shoebox keeps this album up to date from your library, so it cannot be reordered or edited here.' })]));
   }
 
   function save(order, words) {
@@ -70,7 +71,7 @@ export async function show(main, params) {
     view.update(album.entries);
     announce(words);
     pendingSaves += 1;
-    guarded(toast, () => postJSON(`${api}/order`, { ids: order })).finally(() => {
+    attempt(() => postJSON(`${api}/order`, { ids: order })).finally(() => {
       pendingSaves -= 1;
       if (!pendingSaves) load(); // the server's order is the truth once every save has landed
     });
@@ -78,10 +79,10 @@ export async function show(main, params) {
 
   function userAlbumView() {
     const status = h('p', { class: 'sb-selection-status', 'aria-live': 'polite' });
-    const earlier = h('button', { type: 'button', class: 'sb-button', text: 'Move earlier' });
-    const later = h('button', { type: 'button', class: 'sb-button', text: 'Move later' });
-    const remove = h('button', { type: 'button', class: 'sb-button', text: 'Remove from album' });
-    const del = h('button', { type: 'button', class: 'sb-button sb-button-danger', text: 'Delete album' });
+    const earlier = h('button', { type: 'button', class: 'button', text: 'Move earlier' });
+    const later = h('button', { type: 'button', class: 'button', text: 'Move later' });
+    const remove = h('button', { type: 'button', class: 'button', text: 'Remove from album' });
+    const del = h('button', { type: 'button', class: 'button danger', text: 'Delete album' });
     const list = new TileList({
       label: 'Photos in this album',
       keyOf: entryKey,
@@ -101,7 +102,7 @@ export async function show(main, params) {
     body.replaceChildren(toolbar, status, hint, list.element, empty);
     // With nothing selected the buttons move the focused photo, so they follow the focus too.
     list.element.addEventListener('focusin', () => paintControls(list.selectedItems()));
-    enableDragReorder(list, (order, keys) => save(order, `Moved ${count(keys.length, 'photo')} to position ${order.indexOf(keys[0]) + 1} of ${order.length}.`));
+    enableDragReorder(list, (order, keys) => save(order, `Moved ${plural(keys.length, 'photo')} to position ${order.indexOf(keys[0]) + 1} of ${order.length}.`));
 
     // aria-disabled (not disabled) keeps a button focusable after it stops applying, so focus
     // is not thrown back to the page's top when the first photo reaches the start.
@@ -117,7 +118,7 @@ export async function show(main, params) {
       setEnabled(earlier, canMove(order, keys, -1));
       setEnabled(later, canMove(order, keys, 1));
       setEnabled(remove, selected.length > 0);
-      status.textContent = selected.length ? `${count(selected.length, 'photo')} selected` : '';
+      status.textContent = selected.length ? `${plural(selected.length, 'photo')} selected` : '';
     }
     function move(delta) {
       const keys = new Set(targets().map(entryKey));
@@ -128,16 +129,16 @@ export async function show(main, params) {
         return;
       }
       const first = moved.findIndex((k) => keys.has(k));
-      save(moved, `Moved ${count(keys.size, 'photo')} to position ${first + 1} of ${moved.length}.`);
+      save(moved, `Moved ${plural(keys.size, 'photo')} to position ${first + 1} of ${moved.length}.`);
     }
     earlier.addEventListener('click', () => { if (enabled(earlier)) move(-1); });
     later.addEventListener('click', () => { if (enabled(later)) move(1); });
     remove.addEventListener('click', async () => {
       const ids = list.selectedItems().map(entryKey);
       if (!enabled(remove) || !ids.length) return;
-      const result = await guarded(toast, () => postJSON(`${api}/remove`, { ids }));
+      const result = await attempt(() => postJSON(`${api}/remove`, { ids }));
       if (!result) return;
-      toast(`Removed ${count(ids.length, 'photo')} from the album. The photos stay in your library.`);
+      toast(`Removed ${plural(ids.length, 'photo')} from the album. The photos stay in your library.`);
       list.select([]);
       album = result;
       renderHeader();
@@ -157,18 +158,19 @@ export async function show(main, params) {
   }
 
   async function deleteAlbum() {
-    const answer = await choose({
+    const sure = await confirmDialog({
       title: `Delete the album “${album.name}”?`,
-      message: `The album goes; its ${count(album.entries.length, 'photo')} stay in your library.`,
-      choices: [{ label: 'Delete album', value: 'delete', danger: true }, { label: 'Cancel', value: null }],
+      message: `The album goes; its ${plural(album.entries.length, 'photo')} stay in your library.`,
+      confirm: 'Delete album',
+      danger: true,
     });
-    if (answer !== 'delete') return;
-    const done = await guarded(toast, () => postJSON(`${api}/delete`, {}));
+    if (!sure) return;
+    const done = await attempt(() => postJSON(`${api}/delete`, {}));
     if (done) location.assign('/albums');
   }
 
   await load();
-  onLibraryChange(() => load());
+  onLibraryChange(coalesce(load));
 }
 
 /** The order after moving every key in `keys` one place (−1 earlier, +1 later), or null when none can move. */

@@ -4,10 +4,11 @@
 // once the card scrolls into view, a few at a time, and shows the first entry's thumbnail;
 // covers are remembered until the library changes.
 
-import { getJSON, postJSON, toast } from '../api.js';
-import { onLibraryChange } from '../events.js';
+import { getJSON, postJSON, toast, attempt } from '../api.js';
+import { onLibraryChange, coalesce } from '../events.js';
 import { prompt } from '../dialog.js';
-import { h, useStyles, count, thumbURL, guarded } from './kit.js';
+import { h, useStyles, plural } from '../dom.js';
+import { thumbURL } from './kit.js';
 
 const GROUPS = [
   { title: 'Your albums', kinds: ['user'] },
@@ -21,13 +22,13 @@ const covers = new Map(); // album key → first entry's asset id (or null for a
 
 export async function show(main) {
   useStyles('albums');
-  const newAlbum = h('button', { type: 'button', class: 'sb-button sb-button-primary', text: 'New album' });
+  const newAlbum = h('button', { type: 'button', class: 'button primary', text: 'New album' });
   const content = h('div', { class: 'sb-albums' });
   main.prepend(h('div', { class: 'sb-page-head' }, h('h1', { text: 'Albums' }), newAlbum), content);
   const loader = coverLoader();
 
   async function load(focusKey) {
-    const albums = await guarded(toast, () => getJSON('/api/albums'));
+    const albums = await attempt(() => getJSON('/api/albums'));
     if (!albums) return;
     content.replaceChildren(...GROUPS.map((group) => section(group, albums, loader)).filter(Boolean));
     if (focusKey != null) content.querySelector(`a[data-key="${CSS.escape(focusKey)}"]`)?.focus();
@@ -36,17 +37,17 @@ export async function show(main) {
   newAlbum.addEventListener('click', async () => {
     const name = (await prompt({ title: 'New album', label: 'Name', confirm: 'Create album' }))?.trim();
     if (!name) return;
-    const album = await guarded(toast, () => postJSON('/api/albums', { name, ids: [] }));
+    const album = await attempt(() => postJSON('/api/albums', { name, ids: [] }));
     if (!album) return;
     toast(`Album “${album.name}” created. Add photos from the Library: select them and choose “Add to album”.`);
     await load(album.key);
   });
 
   await load();
-  onLibraryChange(() => {
+  onLibraryChange(coalesce(async () => {
     covers.clear();
-    load();
-  });
+    await load();
+  }));
 }
 
 function section(group, albums, loader) {
@@ -66,7 +67,7 @@ function card(album, loader) {
   const link = h('a', { class: 'sb-album-card', href: `/albums/${encodeURIComponent(album.key)}`, dataset: { key: album.key } },
     cover,
     h('span', { class: 'sb-album-name', text: album.name }),
-    h('span', { class: 'sb-album-count', text: count(album.count ?? 0, 'photo') }));
+    h('span', { class: 'sb-album-count', text: plural(album.count ?? 0, 'photo') }));
   const known = album.cover ?? covers.get(album.key);
   if (known !== undefined) paintCover(cover, known);
   else if (album.count === 0) paintCover(cover, null);

@@ -3,7 +3,8 @@
 // is scaled and shifted inside a round frame (overflow hidden) so that the face box, with a
 // margin, fills it. Box coordinates are normalised to the upright image, as the thumbnail is.
 
-import { h, thumbURL } from './kit.js';
+import { h } from '../dom.js';
+import { thumbURL } from './kit.js';
 
 const MARGIN = 1.7; // the crop's side, in face-box sizes: some hair and chin around the face
 

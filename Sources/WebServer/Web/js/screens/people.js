@@ -2,10 +2,11 @@
 // face. Two people can be selected (checkboxes) and merged — the first one selected is the
 // one kept, as `people merge A B` keeps A — and anyone can be named in place.
 
-import { getJSON, postJSON, toast } from '../api.js';
-import { onLibraryChange } from '../events.js';
-import { choose } from '../dialog.js';
-import { h, useStyles, liveRegion, count, guarded } from './kit.js';
+import { getJSON, postJSON, toast, attempt } from '../api.js';
+import { onLibraryChange, coalesce } from '../events.js';
+import { confirmDialog } from '../dialog.js';
+import { h, useStyles, plural } from '../dom.js';
+import { liveRegion } from './kit.js';
 import { faceCrop } from './face-crop.js';
 
 /** What to call a person in words: their name, or "Unnamed (p3)" so two unnamed ones differ. */
@@ -22,7 +23,7 @@ export function nameForm(person, onSave, { visibleLabel = false } = {}) {
   const form = h('form', { class: 'sb-name-form', 'aria-label': `Name ${personLabel(person)}` },
     visibleLabel ? h('label', { for: input.id, text: 'Name' }) : null,
     input,
-    h('button', { type: 'submit', class: 'sb-button', text: 'Save' }));
+    h('button', { type: 'submit', class: 'button', text: 'Save' }));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const name = input.value.trim();
@@ -33,10 +34,10 @@ export function nameForm(person, onSave, { visibleLabel = false } = {}) {
 }
 
 export async function show(main) {
-  useStyles('people');
+  useStyles('albums', 'people');
   const announce = liveRegion(main);
-  const merge = h('button', { type: 'button', class: 'sb-button sb-button-primary', text: 'Merge', 'aria-disabled': 'true', 'aria-describedby': 'people-selection' });
-  const clear = h('button', { type: 'button', class: 'sb-button', text: 'Clear selection', hidden: true });
+  const merge = h('button', { type: 'button', class: 'button primary', text: 'Merge', 'aria-disabled': 'true', 'aria-describedby': 'people-selection' });
+  const clear = h('button', { type: 'button', class: 'button', text: 'Clear selection', hidden: true });
   const status = h('p', { id: 'people-selection', class: 'sb-selection-status', 'aria-live': 'polite' });
   const grid = h('ul', { class: 'sb-people', 'aria-label': 'People' });
   const empty = h('p', { class: 'sb-empty', hidden: true, text: 'No people yet. Shoebox finds faces when it analyses photos (shoebox analyze); the people appear here.' });
@@ -49,7 +50,7 @@ export async function show(main) {
   let picked = []; // ids in the order they were selected: the first is kept by a merge
 
   async function load() {
-    const list = await guarded(toast, () => getJSON('/api/people'));
+    const list = await attempt(() => getJSON('/api/people'));
     if (!list) return;
     people = list;
     picked = picked.filter((id) => people.some((p) => p.id === id));
@@ -77,7 +78,7 @@ export async function show(main) {
         faceCrop(person.face, ''),
         h('span', { class: 'sb-person-name' }, person.name ?? 'Unnamed',
           person.name ? null : h('span', { class: 'visually-hidden', text: ` (${person.id})` })),
-        h('span', { class: 'sb-person-count', text: count(person.photos ?? 0, 'photo') })),
+        h('span', { class: 'sb-person-count', text: plural(person.photos ?? 0, 'photo') })),
       box,
       nameForm(person, (name) => rename(person, name)));
   }
@@ -101,7 +102,7 @@ export async function show(main) {
   }
 
   async function rename(person, name) {
-    const named = await guarded(toast, () => postJSON(`/api/people/${encodeURIComponent(person.id)}/name`, { name }));
+    const named = await attempt(() => postJSON(`/api/people/${encodeURIComponent(person.id)}/name`, { name }));
     if (!named) return;
     announce(`Named ${name}.`);
     toast(`Named ${name}.`);
@@ -114,13 +115,13 @@ export async function show(main) {
       return;
     }
     const [keep, into] = picked.map((id) => people.find((p) => p.id === id));
-    const answer = await choose({
+    const sure = await confirmDialog({
       title: 'Merge these two people?',
-      message: `${personLabel(into)} (${count(into.photos, 'photo')}) becomes part of ${personLabel(keep)} (${count(keep.photos, 'photo')}). Their faces become one person.`,
-      choices: [{ label: 'Merge', value: 'merge' }, { label: 'Cancel', value: null }],
+      message: `${personLabel(into)} (${plural(into.photos, 'photo')}) becomes part of ${personLabel(keep)} (${plural(keep.photos, 'photo')}). Their faces become one person.`,
+      confirm: 'Merge',
     });
-    if (answer !== 'merge') return;
-    const merged = await guarded(toast, () => postJSON('/api/people/merge', { ids: [keep.id, into.id] }));
+    if (!sure) return;
+    const merged = await attempt(() => postJSON('/api/people/merge', { ids: [keep.id, into.id] }));
     if (!merged) return;
     picked = [];
     toast(`Merged into ${personLabel(merged)}.`);
@@ -133,5 +134,5 @@ export async function show(main) {
   });
 
   await load();
-  onLibraryChange(() => load());
+  onLibraryChange(coalesce(load));
 }

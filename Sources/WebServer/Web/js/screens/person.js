@@ -2,10 +2,11 @@
 // each with "Forget this face" (for a face that is not theirs: `people forget`, final, so it
 // asks first); the person's name can be changed here, and their photos opened in the Library.
 
-import { getJSON, postJSON, toast } from '../api.js';
-import { onLibraryChange } from '../events.js';
-import { choose } from '../dialog.js';
-import { h, useStyles, liveRegion, count, guarded } from './kit.js';
+import { getJSON, postJSON, toast, attempt } from '../api.js';
+import { onLibraryChange, coalesce } from '../events.js';
+import { confirmDialog } from '../dialog.js';
+import { h, useStyles, setTitle, plural } from '../dom.js';
+import { liveRegion } from './kit.js';
 import { faceCrop } from './face-crop.js';
 import { nameForm, personLabel } from './people.js';
 
@@ -15,7 +16,7 @@ function personId(params) {
 }
 
 export async function show(main, params) {
-  useStyles('people');
+  useStyles('albums', 'people');
   const id = personId(params);
   const api = `/api/people/${encodeURIComponent(id)}`;
   const announce = liveRegion(main);
@@ -38,7 +39,7 @@ export async function show(main, params) {
       return;
     }
     person = fresh;
-    document.title = `${person.name ?? 'Unnamed person'} — Shoebox`;
+    setTitle(person.name ?? 'Unnamed person');
     renderHeader();
     renderFaces();
   }
@@ -48,8 +49,8 @@ export async function show(main, params) {
     const label = person.name ?? person.id;
     header.replaceChildren(
       h('h1', { text: person.name ?? 'Unnamed person' }),
-      h('p', { class: 'sb-album-meta', text: `${count(person.photos ?? 0, 'photo')} · ${count(person.faces.length, 'face')}` }),
-      h('p', {}, h('a', { class: 'sb-button', href: `/?person=${encodeURIComponent(label)}`, text: `See ${person.name ? `${person.name}’s` : 'their'} photos in the Library` })),
+      h('p', { class: 'sb-album-meta', text: `${plural(person.photos ?? 0, 'photo')} · ${plural(person.faces.length, 'face')}` }),
+      h('p', {}, h('a', { class: 'button', href: `/?person=${encodeURIComponent(label)}`, text: `See ${person.name ? `${person.name}’s` : 'their'} photos in the Library` })),
       nameForm(person, rename, { visibleLabel: true }));
     if (hadFocus) header.querySelector(`[name="${hadFocus}"]`)?.focus();
   }
@@ -58,7 +59,7 @@ export async function show(main, params) {
     const total = person.faces.length;
     faces.replaceChildren(...person.faces.map((face, i) => {
       const label = `Face ${i + 1} of ${total}`;
-      const forget = h('button', { type: 'button', class: 'sb-button sb-button-quiet', text: 'Forget this face', dataset: { face: face.id } });
+      const forget = h('button', { type: 'button', class: 'button quiet', text: 'Forget this face', dataset: { face: face.id } });
       forget.addEventListener('click', () => forgetFace(face, label));
       return h('li', { class: 'sb-face-item', dataset: { face: face.id } },
         h('a', { href: `/asset/${encodeURIComponent(face.asset_id)}`, title: 'Open the photo' }, faceCrop(face, `${label}: open its photo`)),
@@ -67,20 +68,21 @@ export async function show(main, params) {
   }
 
   async function rename(name) {
-    const named = await guarded(toast, () => postJSON(`${api}/name`, { name }));
+    const named = await attempt(() => postJSON(`${api}/name`, { name }));
     if (!named) return;
     toast(`Named ${name}.`);
     await load();
   }
 
   async function forgetFace(face, label) {
-    const answer = await choose({
+    const sure = await confirmDialog({
       title: 'Forget this face?',
       message: `${label} will no longer count as ${personLabel(person)}, and Shoebox will never match or name it again. This cannot be undone.`,
-      choices: [{ label: 'Forget face', value: 'forget', danger: true }, { label: 'Cancel', value: null }],
+      confirm: 'Forget face',
+      danger: true,
     });
-    if (answer !== 'forget') return;
-    const done = await guarded(toast, () => postJSON('/api/faces/forget', { face: face.id }));
+    if (!sure) return;
+    const done = await attempt(() => postJSON('/api/faces/forget', { face: face.id }));
     if (!done) return;
     // Keep the keyboard where it was: on the next face's button (or the previous at the end).
     const buttons = [...faces.querySelectorAll('button[data-face]')];
@@ -93,5 +95,5 @@ export async function show(main, params) {
   }
 
   await load();
-  onLibraryChange(() => load());
+  onLibraryChange(coalesce(load));
 }

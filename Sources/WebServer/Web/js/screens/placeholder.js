@@ -2,7 +2,7 @@
 // each page says what it will do and which command does it today, so the nav never leads
 // nowhere.
 
-import { h, useStyles } from './kit.js';
+import { h, useStyles } from '../dom.js';
 
 const SCREENS = {
   tidy: { title: 'Tidy', what: 'Going through your photos one at a time — keep, delete or maybe —', command: 'shoebox tidy' },

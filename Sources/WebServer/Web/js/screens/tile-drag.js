@@ -4,7 +4,7 @@
 // While dragging, a bar between two tiles shows where the photos will land; the dragged tiles
 // (the whole selection when the grabbed tile is selected) follow as one small ghost.
 
-import { h } from './kit.js';
+import { h } from '../dom.js';
 
 const MOUSE_SLOP = 6;      // px before a press becomes a drag
 const TOUCH_HOLD = 400;    // ms of holding still before a touch becomes a drag

@@ -11,7 +11,7 @@
 // plain click opens the photo unless something is selected already (then it toggles), as in
 // most photo apps; so a tile opens with one click and selection needs no modifier key.
 
-import { h } from './kit.js';
+import { h } from '../dom.js';
 
 export class TileList {
   /**
@@ -31,11 +31,13 @@ export class TileList {
       role: 'listbox',
       'aria-multiselectable': 'true',
       'aria-label': options.label,
-      onkeydown: (event) => this.#onKey(event),
-      onclick: (event) => this.#onClick(event),
-      onfocusin: (event) => {
-        const key = event.target.closest?.('[role=option]')?.dataset.key;
-        if (key != null) this.#setFocus(key, false);
+      on: {
+        keydown: (event) => this.#onKey(event),
+        click: (event) => this.#onClick(event),
+        focusin: (event) => {
+          const key = event.target.closest?.('[role=option]')?.dataset.key;
+          if (key != null) this.#setFocus(key, false);
+        },
       },
     });
   }

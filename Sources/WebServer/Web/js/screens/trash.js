@@ -3,9 +3,10 @@
 // whose origin is unknown (its .trashinfo is unreadable, missing or points outside the
 // library) shows why and cannot be selected, as `restore` would refuse it.
 
-import { getJSON, postJSON, toast } from '../api.js';
-import { onLibraryChange } from '../events.js';
-import { h, useStyles, liveRegion, count, basename, dirname, thumbURL, guarded } from './kit.js';
+import { getJSON, postJSON, toast, attempt } from '../api.js';
+import { onLibraryChange, coalesce } from '../events.js';
+import { h, useStyles, plural, formatBytes } from '../dom.js';
+import { liveRegion, basename, dirname, thumbURL } from './kit.js';
 import { TileList } from './tile-list.js';
 
 const EMPTY = 'Recently Deleted is empty. Deleted photos wait here 30 days.';
@@ -13,13 +14,7 @@ const EMPTY = 'Recently Deleted is empty. Deleted photos wait here 30 days.';
 function daysLeft(days) {
   if (days == null) return '';
   if (days <= 0) return 'Deleted for good within a day';
-  return `${count(days, 'day')} left`;
-}
-
-function megabytes(bytes) {
-  if (bytes < 1e6) return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
-  if (bytes < 1e9) return `${(bytes / 1e6).toFixed(1)} MB`;
-  return `${(bytes / 1e9).toFixed(2)} GB`;
+  return `${plural(days, 'day')} left`;
 }
 
 function tile(item) {
@@ -40,10 +35,10 @@ function tile(item) {
 }
 
 export async function show(main) {
-  useStyles('tiles', 'trash');
+  useStyles('albums', 'tiles', 'trash');
   const announce = liveRegion(main);
-  const restore = h('button', { type: 'button', class: 'sb-button sb-button-primary', text: 'Restore', 'aria-disabled': 'true' });
-  const all = h('button', { type: 'button', class: 'sb-button', text: 'Select all' });
+  const restore = h('button', { type: 'button', class: 'button primary', text: 'Restore', 'aria-disabled': 'true' });
+  const all = h('button', { type: 'button', class: 'button', text: 'Select all' });
   const status = h('p', { class: 'sb-selection-status', 'aria-live': 'polite' });
   const summary = h('p', { class: 'sb-album-meta' });
   const empty = h('p', { class: 'sb-empty', text: EMPTY, hidden: true, tabindex: '-1' });
@@ -62,15 +57,15 @@ export async function show(main) {
 
   function paint(selected) {
     restore.setAttribute('aria-disabled', String(selected.length === 0));
-    status.textContent = selected.length ? `${count(selected.length, 'item')} selected` : '';
+    status.textContent = selected.length ? `${plural(selected.length, 'item')} selected` : '';
   }
 
   async function load() {
-    const items = await guarded(toast, () => getJSON('/api/trash'));
+    const items = await attempt(() => getJSON('/api/trash'));
     if (!items) return;
     list.setItems(items);
     const size = items.reduce((sum, item) => sum + (item.size ?? 0), 0);
-    summary.textContent = items.length ? `${count(items.length, 'item')} · ${megabytes(size)}` : '';
+    summary.textContent = items.length ? `${plural(items.length, 'item')} · ${formatBytes(size)}` : '';
     for (const node of [list.element, hint, toolbar, summary]) node.hidden = items.length === 0;
     empty.hidden = items.length > 0;
   }
@@ -86,12 +81,12 @@ export async function show(main) {
     const ids = chosen.filter((i) => i.id).map((i) => i.id);
     const names = chosen.filter((i) => !i.id).map((i) => i.name);
     const restored = [];
-    if (ids.length) restored.push(...(await guarded(toast, () => postJSON('/api/restore', { ids }))) ?? []);
-    if (names.length) restored.push(...(await guarded(toast, () => postJSON('/api/restore', { names }))) ?? []);
+    if (ids.length) restored.push(...(await attempt(() => postJSON('/api/restore', { ids }))) ?? []);
+    if (names.length) restored.push(...(await attempt(() => postJSON('/api/restore', { names }))) ?? []);
     if (restored.length) {
       const notes = restored.filter((r) => r.note).map((r) => `${basename(r.path)}: ${r.note}`);
-      toast([`Restored ${count(restored.length, 'file')}.`, ...notes].join(' '));
-      announce(`Restored ${count(restored.length, 'file')}.`);
+      toast([`Restored ${plural(restored.length, 'file')}.`, ...notes].join(' '));
+      announce(`Restored ${plural(restored.length, 'file')}.`);
     }
     list.select([]);
     await load();
@@ -99,5 +94,5 @@ export async function show(main) {
   });
 
   await load();
-  onLibraryChange(() => load());
+  onLibraryChange(coalesce(load));
 }
