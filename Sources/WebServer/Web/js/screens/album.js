@@ -8,7 +8,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { confirmDialog } from '../dialog.js';
 import { h, useStyles, setTitle, plural } from '../dom.js';
-import { liveRegion, basename, thumbURL } from './kit.js';
+import { liveRegion, basename, thumbURL, changeDetector } from './kit.js';
 import { TileList } from './tile-list.js';
 import { enableDragReorder } from './tile-drag.js';
 
@@ -41,6 +41,7 @@ export async function show(main, params) {
   let album = null;
   let pendingSaves = 0;
   let view = null; // the user album's controls, made once so focus and selection survive reloads
+  const changed = changeDetector();
 
   async function load() {
     if (pendingSaves) return; // a reload would show the order from before the save
@@ -49,6 +50,7 @@ export async function show(main, params) {
       if (!album) body.replaceChildren(h('p', { class: 'sb-empty', text: 'This album could not be opened.' }));
       return;
     }
+    if (!changed(fresh)) return;
     album = fresh;
     setTitle(album.name);
     renderHeader();

@@ -8,7 +8,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { prompt } from '../dialog.js';
 import { h, useStyles, plural } from '../dom.js';
-import { thumbURL } from './kit.js';
+import { thumbURL, changeDetector } from './kit.js';
 
 const GROUPS = [
   { title: 'Your albums', kinds: ['user'] },
@@ -19,6 +19,9 @@ const GROUPS = [
 ];
 
 const covers = new Map(); // album key → first entry's asset id (or null for an empty album)
+// Covers from before the last library change: shown while their albums are asked again, so
+// a change elsewhere does not blank every card.
+let staleCovers = new Map();
 
 export async function show(main) {
   useStyles('albums');
@@ -27,9 +30,13 @@ export async function show(main) {
   main.prepend(h('div', { class: 'sb-page-head' }, h('h1', { text: 'Albums' }), newAlbum), content);
   const loader = coverLoader();
 
-  async function load(focusKey) {
+  const changed = changeDetector();
+
+  async function load(focusKey, { force = false } = {}) {
     const albums = await attempt(() => getJSON('/api/albums'));
-    if (!albums) return;
+    if (!albums || (!changed(albums) && !force && focusKey == null)) return;
+    // The card that had focus has it again after the redraw.
+    focusKey ??= content.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     content.replaceChildren(...GROUPS.map((group) => section(group, albums, loader)).filter(Boolean));
     if (focusKey != null) content.querySelector(`a[data-key="${CSS.escape(focusKey)}"]`)?.focus();
   }
@@ -45,8 +52,10 @@ export async function show(main) {
 
   await load();
   onLibraryChange(coalesce(async () => {
+    // Any album's first photo may have changed (a reorder leaves the list itself as it was).
+    staleCovers = new Map(covers);
     covers.clear();
-    await load();
+    await load(undefined, { force: true });
   }));
 }
 
@@ -71,7 +80,10 @@ function card(album, loader) {
   const known = album.cover ?? covers.get(album.key);
   if (known !== undefined) paintCover(cover, known);
   else if (album.count === 0) paintCover(cover, null);
-  else loader.watch(cover, album.key);
+  else {
+    if (staleCovers.has(album.key)) paintCover(cover, staleCovers.get(album.key));
+    loader.watch(cover, album.key);
+  }
   return link;
 }
 
@@ -105,7 +117,7 @@ function coverLoader() {
         .then((album) => {
           const first = album.entries?.find((entry) => entry.id)?.id ?? null;
           covers.set(key, first);
-          paintCover(cover, first);
+          if (!staleCovers.has(key) || staleCovers.get(key) !== first) paintCover(cover, first);
         })
         .catch(() => paintCover(cover, null)) // a missing cover is not worth a toast
         .finally(() => { running -= 1; pump(); });

@@ -27,3 +27,17 @@ export function thumbURL(id, sha8) {
   const v = sha8 ? `&v=${encodeURIComponent(sha8)}` : '';
   return `/media/thumb/${encodeURIComponent(id)}?size=256${v}`;
 }
+
+/**
+ * A test for "did this screen's data change?": library events come for every change anywhere,
+ * and redrawing unchanged tiles would drop focus, selection drafts and loaded thumbnails.
+ */
+export function changeDetector() {
+  let last = null;
+  return (data) => {
+    const text = JSON.stringify(data);
+    if (text === last) return false;
+    last = text;
+    return true;
+  };
+}

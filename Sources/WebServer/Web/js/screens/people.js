@@ -6,7 +6,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { confirmDialog } from '../dialog.js';
 import { h, useStyles, plural } from '../dom.js';
-import { liveRegion } from './kit.js';
+import { liveRegion, changeDetector } from './kit.js';
 import { faceCrop } from './face-crop.js';
 
 /** What to call a person in words: their name, or "Unnamed (p3)" so two unnamed ones differ. */
@@ -49,15 +49,25 @@ export async function show(main) {
   let people = [];
   let picked = []; // ids in the order they were selected: the first is kept by a merge
 
+  const changed = changeDetector();
+
   async function load() {
     const list = await attempt(() => getJSON('/api/people'));
-    if (!list) return;
+    if (!list || !changed(list)) return;
     people = list;
     picked = picked.filter((id) => people.some((p) => p.id === id));
     const focusedId = document.activeElement?.closest?.('[data-person]')?.dataset.person;
     const focusedName = document.activeElement?.name;
+    // A name being typed survives a redraw that another change caused.
+    const drafts = new Map([...grid.querySelectorAll('[data-person] input[name=name]')]
+      .filter((input) => input.value !== input.defaultValue)
+      .map((input) => [input.closest('[data-person]').dataset.person, input.value]));
     grid.replaceChildren(...people.map(card));
     empty.hidden = people.length > 0;
+    for (const [id, value] of drafts) {
+      const input = grid.querySelector(`[data-person="${CSS.escape(id)}"] input[name=name]`);
+      if (input) input.value = value;
+    }
     // After a reload the same control of the same person has focus again.
     const again = focusedId && grid.querySelector(`[data-person="${CSS.escape(focusedId)}"]`);
     if (again) (again.querySelector(`[name="${focusedName}"]`) ?? again.querySelector('a')).focus();

@@ -6,7 +6,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { confirmDialog } from '../dialog.js';
 import { h, useStyles, setTitle, plural } from '../dom.js';
-import { liveRegion } from './kit.js';
+import { liveRegion, changeDetector } from './kit.js';
 import { faceCrop } from './face-crop.js';
 import { nameForm, personLabel } from './people.js';
 
@@ -22,9 +22,10 @@ export async function show(main, params) {
   const announce = liveRegion(main);
   const header = h('div', { class: 'sb-person-header' });
   const faces = h('ul', { class: 'sb-faces', 'aria-labelledby': 'faces-heading' });
-  const facesHeading = h('h2', { id: 'faces-heading', text: 'Faces' });
+  const facesHeading = h('h2', { id: 'faces-heading', text: 'Faces', tabindex: '-1' });
   main.prepend(h('p', { class: 'sb-back' }, h('a', { href: '/people', text: 'All people' })), header, facesHeading, faces);
   let person = null;
+  const changed = changeDetector();
 
   async function load() {
     let fresh;
@@ -38,6 +39,7 @@ export async function show(main, params) {
       faces.replaceChildren();
       return;
     }
+    if (!changed(fresh)) return;
     person = fresh;
     setTitle(person.name ?? 'Unnamed person');
     renderHeader();
@@ -46,17 +48,22 @@ export async function show(main, params) {
 
   function renderHeader() {
     const hadFocus = header.contains(document.activeElement) ? document.activeElement.name : null;
+    const input = header.querySelector('input[name=name]');
+    const draft = input && input.value !== input.defaultValue ? input.value : null;
     const label = person.name ?? person.id;
     header.replaceChildren(
       h('h1', { text: person.name ?? 'Unnamed person' }),
       h('p', { class: 'sb-album-meta', text: `${plural(person.photos ?? 0, 'photo')} · ${plural(person.faces.length, 'face')}` }),
       h('p', {}, h('a', { class: 'button', href: `/?person=${encodeURIComponent(label)}`, text: `See ${person.name ? `${person.name}’s` : 'their'} photos in the Library` })),
       nameForm(person, rename, { visibleLabel: true }));
+    if (draft !== null) header.querySelector('input[name=name]').value = draft;
     if (hadFocus) header.querySelector(`[name="${hadFocus}"]`)?.focus();
   }
 
   function renderFaces() {
     const total = person.faces.length;
+    const focusedFace = faces.contains(document.activeElement) ? document.activeElement.closest('[data-face]')?.dataset.face : null;
+    const focusedLink = document.activeElement?.tagName === 'A';
     faces.replaceChildren(...person.faces.map((face, i) => {
       const label = `Face ${i + 1} of ${total}`;
       const forget = h('button', { type: 'button', class: 'button quiet', text: 'Forget this face', dataset: { face: face.id } });
@@ -65,6 +72,8 @@ export async function show(main, params) {
         h('a', { href: `/asset/${encodeURIComponent(face.asset_id)}`, title: 'Open the photo' }, faceCrop(face, `${label}: open its photo`)),
         forget);
     }));
+    const item = focusedFace && faces.querySelector(`li[data-face="${CSS.escape(focusedFace)}"]`);
+    if (item) item.querySelector(focusedLink ? 'a' : 'button').focus();
   }
 
   async function rename(name) {

@@ -6,7 +6,7 @@
 import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { h, useStyles, plural, formatBytes } from '../dom.js';
-import { liveRegion, basename, dirname, thumbURL } from './kit.js';
+import { liveRegion, basename, dirname, thumbURL, changeDetector } from './kit.js';
 import { TileList } from './tile-list.js';
 
 const EMPTY = 'Recently Deleted is empty. Deleted photos wait here 30 days.';
@@ -60,9 +60,11 @@ export async function show(main) {
     status.textContent = selected.length ? `${plural(selected.length, 'item')} selected` : '';
   }
 
+  const changed = changeDetector();
+
   async function load() {
     const items = await attempt(() => getJSON('/api/trash'));
-    if (!items) return;
+    if (!items || !changed(items)) return;
     list.setItems(items);
     const size = items.reduce((sum, item) => sum + (item.size ?? 0), 0);
     summary.textContent = items.length ? `${plural(items.length, 'item')} · ${formatBytes(size)}` : '';
