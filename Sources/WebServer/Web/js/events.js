@@ -12,7 +12,8 @@ function connect() {
   source = new EventSource("/api/events");
   source.addEventListener("library", (event) => {
     let generation = null;
-    try { generation = JSON.parse(event.data).generation ?? null; } catch { generation = null; }
+    // A string or a number, depending on the server; compared as text.
+    try { generation = String(JSON.parse(event.data).generation ?? "") || null; } catch { generation = null; }
     // The same generation twice (a reconnect replays the state) is no change.
     if (generation !== null && generation === lastGeneration) return;
     lastGeneration = generation;
@@ -34,16 +35,20 @@ export function onLibraryChange(callback) {
 
 /** Remembers the generation the page loaded with, so the first event that repeats it is ignored. */
 export function setKnownGeneration(generation) {
-  if (lastGeneration === null) lastGeneration = generation;
+  if (lastGeneration === null && generation !== null && generation !== undefined) lastGeneration = String(generation);
 }
 
-/** Wraps an async function so calls during a run collapse into one more run after it. */
+/**
+ * Wraps an async function so calls during a run collapse into one more run after it, with the
+ * latest call's arguments (what was asked last is what counts).
+ */
 export function coalesce(fn) {
-  let running = null, again = false;
-  const run = async () => {
-    if (running) { again = true; return running; }
+  let running = null, pending = null;
+  const run = (...args) => {
+    if (running) { pending = args; return running; }
     running = (async () => {
-      do { again = false; await fn(); } while (again);
+      let next = args;
+      while (next) { pending = null; await fn(...next); next = pending; }
     })().finally(() => { running = null; });
     return running;
   };
