@@ -8,7 +8,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { confirmDialog } from '../dialog.js';
 import { h, useStyles, setTitle, plural } from '../dom.js';
-import { liveRegion, basename, thumbURL, changeDetector } from './kit.js';
+import { liveRegion, basename, thumbURL, changeDetector, albumPath } from './kit.js';
 import { TileList } from './tile-list.js';
 import { enableDragReorder } from './tile-drag.js';
 
@@ -32,7 +32,7 @@ const openEntry = (entry) => { if (entry.id) location.assign(`/asset/${encodeURI
 export async function show(main, params) {
   useStyles('albums', 'tiles');
   const key = albumKey(params);
-  const api = `/api/albums/${encodeURIComponent(key)}`;
+  const api = `/api/albums/${albumPath(key)}`;
   const announce = liveRegion(main);
   const header = h('div', { class: 'sb-album-header' });
   const body = h('div', { class: 'sb-album-body' });
@@ -47,7 +47,8 @@ export async function show(main, params) {
     if (pendingSaves) return; // a reload would show the order from before the save
     const fresh = await attempt(() => getJSON(api));
     if (!fresh) {
-      if (!album) body.replaceChildren(h('p', { class: 'sb-empty', text: 'This album could not be opened.' }));
+      // The page still needs its heading; the toast has said why.
+      if (!album) header.replaceChildren(h('h1', { text: 'This album could not be opened' }));
       return;
     }
     if (!changed(fresh)) return;

@@ -8,7 +8,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { prompt } from '../dialog.js';
 import { h, useStyles, plural } from '../dom.js';
-import { thumbURL, changeDetector } from './kit.js';
+import { thumbURL, changeDetector, albumPath } from './kit.js';
 
 const GROUPS = [
   { title: 'Your albums', kinds: ['user'] },
@@ -44,7 +44,7 @@ export async function show(main) {
   newAlbum.addEventListener('click', async () => {
     const name = (await prompt({ title: 'New album', label: 'Name', confirm: 'Create album' }))?.trim();
     if (!name) return;
-    const album = await attempt(() => postJSON('/api/albums', { name, ids: [] }));
+    const album = await attempt(() => postJSON('/api/albums', { name }));
     if (!album) return;
     toast(`Album “${album.name}” created. Add photos from the Library: select them and choose “Add to album”.`);
     await load(album.key);
@@ -73,7 +73,7 @@ function section(group, albums, loader) {
 
 function card(album, loader) {
   const cover = h('span', { class: 'sb-album-cover' });
-  const link = h('a', { class: 'sb-album-card', href: `/albums/${encodeURIComponent(album.key)}`, dataset: { key: album.key } },
+  const link = h('a', { class: 'sb-album-card', href: `/albums/${albumPath(album.key)}`, dataset: { key: album.key } },
     cover,
     h('span', { class: 'sb-album-name', text: album.name }),
     h('span', { class: 'sb-album-count', text: plural(album.count ?? 0, 'photo') }));
@@ -113,7 +113,7 @@ function coverLoader() {
       if (!cover.isConnected) continue;
       running += 1;
       const key = cover.dataset.coverKey;
-      getJSON(`/api/albums/${encodeURIComponent(key)}`)
+      getJSON(`/api/albums/${albumPath(key)}`)
         .then((album) => {
           const first = album.entries?.find((entry) => entry.id)?.id ?? null;
           covers.set(key, first);

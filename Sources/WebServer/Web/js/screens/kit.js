@@ -41,3 +41,11 @@ export function changeDetector() {
     return true;
   };
 }
+
+/**
+ * An album key as a URL path: each segment encoded, the slashes kept, so a generated album reads
+ * /albums/Years/2024 (app.js joins the segments back; the server decodes each).
+ */
+export function albumPath(key) {
+  return String(key).split('/').map(encodeURIComponent).join('/');
+}

@@ -43,7 +43,7 @@ export async function show(main) {
   const empty = h('p', { class: 'sb-empty', hidden: true, text: 'No people yet. Shoebox finds faces when it analyses photos (shoebox analyze); the people appear here.' });
   main.prepend(
     h('div', { class: 'sb-page-head' }, h('h1', { text: 'People' }),
-      h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Merge people' }, status, clear, merge)),
+      h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Merge people' }, merge, clear, status)),
     grid, empty);
 
   let people = [];

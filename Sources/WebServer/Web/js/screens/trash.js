@@ -52,7 +52,7 @@ export async function show(main) {
   });
   list.element.classList.add('sb-tiles-captioned');
   list.element.setAttribute('aria-describedby', 'trash-hint');
-  const toolbar = h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Recently Deleted actions' }, status, all, restore);
+  const toolbar = h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Recently Deleted actions' }, restore, all, status);
   main.prepend(h('div', { class: 'sb-page-head' }, h('h1', { text: 'Recently Deleted' }), toolbar), summary, hint, list.element, empty);
 
   function paint(selected) {
