@@ -7,6 +7,9 @@ import { h } from '../dom.js';
 import { thumbURL } from './kit.js';
 
 const MARGIN = 1.7; // the crop's side, in face-box sizes: some hair and chin around the face
+// Below this many pixels of crop in the 256-px thumbnail the face would be blown up blurry in
+// its ~120-px (240 device px) circle, so the 1024-px thumbnail is used instead.
+const SMALL_CROP = 200;
 
 /**
  * @param {{asset_id: string, x: number, y: number, w: number, h: number, sha8?: string}} face
@@ -19,7 +22,8 @@ export function faceCrop(face, alt) {
     if (alt) frame.append(h('span', { class: 'visually-hidden', text: alt }));
     return frame;
   }
-  const img = h('img', { src: thumbURL(face.asset_id, face.sha8), alt, decoding: 'async', loading: 'lazy', draggable: 'false' });
+  const small = Math.max(face.w, face.h) * MARGIN * 256 < SMALL_CROP;
+  const img = h('img', { src: thumbURL(face.asset_id, face.sha8, small ? 1024 : 256), alt, decoding: 'async', loading: 'lazy', draggable: 'false' });
   const place = () => placeFace(img, face);
   img.addEventListener('load', place);
   if (img.complete && img.naturalWidth) place();

@@ -22,10 +22,10 @@ export function dirname(path) {
   return String(path ?? '').split('/').slice(0, -1).join('/');
 }
 
-/** A 256-px thumbnail's URL; `sha8` makes it cacheable for good when known. */
-export function thumbURL(id, sha8) {
+/** A thumbnail's URL (256 or 1024 px long side); `sha8` makes it cacheable for good when known. */
+export function thumbURL(id, sha8, size = 256) {
   const v = sha8 ? `&v=${encodeURIComponent(sha8)}` : '';
-  return `/media/thumb/${encodeURIComponent(id)}?size=256${v}`;
+  return `/media/thumb/${encodeURIComponent(id)}?size=${size}${v}`;
 }
 
 /**
