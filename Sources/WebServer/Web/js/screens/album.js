@@ -8,7 +8,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { confirmDialog } from '../dialog.js';
 import { h, useStyles, setTitle, plural } from '../dom.js';
-import { liveRegion, basename, thumbURL, changeDetector, albumPath } from './kit.js';
+import { liveRegion, basename, thumbURL, changeDetector, albumPath, backLink } from './kit.js';
 import { TileList } from './tile-list.js';
 import { enableDragReorder } from './tile-drag.js';
 
@@ -36,7 +36,7 @@ export async function show(main, params) {
   const announce = liveRegion(main);
   const header = h('div', { class: 'sb-album-header' });
   const body = h('div', { class: 'sb-album-body' });
-  main.prepend(h('p', { class: 'sb-back' }, h('a', { href: '/albums', text: 'All albums' })), header, body);
+  main.prepend(backLink('/albums', 'All albums'), header, body);
 
   let album = null;
   let pendingSaves = 0;
@@ -101,8 +101,8 @@ export async function show(main, params) {
     const hint = h('p', { class: 'sb-hint', id: 'album-hint', text: 'Drag photos to reorder them, or select photos and press Alt+← or Alt+→. Enter or a click opens a photo.' });
     list.element.setAttribute('aria-describedby', 'album-hint');
     const toolbar = h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Album actions' },
-      earlier, later, remove, h('span', { class: 'sb-toolbar-gap' }), del);
-    body.replaceChildren(toolbar, status, hint, list.element, empty);
+      earlier, later, remove, status, h('span', { class: 'sb-toolbar-gap' }), del);
+    body.replaceChildren(toolbar, hint, list.element, empty);
     // With nothing selected the buttons move the focused photo, so they follow the focus too.
     list.element.addEventListener('focusin', () => paintControls(list.selectedItems()));
     enableDragReorder(list, (order, keys) => save(order, `Moved ${plural(keys.length, 'photo')} to position ${order.indexOf(keys[0]) + 1} of ${order.length}.`));

@@ -2,6 +2,7 @@
 // a polite live region, path pieces and thumbnail addresses.
 
 import { h } from '../dom.js';
+import { icon } from '../icons.js';
 
 /** A visually hidden live region inside `main`: what a keyboard move or a restore did, for screen readers. */
 export function liveRegion(main) {
@@ -48,4 +49,9 @@ export function changeDetector() {
  */
 export function albumPath(key) {
   return String(key).split('/').map(encodeURIComponent).join('/');
+}
+
+/** "← All albums": a back link whose arrow is a hidden icon, so its name is just the words. */
+export function backLink(href, words) {
+  return h('p', { class: 'sb-back' }, h('a', { href }, icon('arrowLeft'), words));
 }

@@ -6,7 +6,7 @@ import { getJSON, postJSON, toast, attempt } from '../api.js';
 import { onLibraryChange, coalesce } from '../events.js';
 import { confirmDialog } from '../dialog.js';
 import { h, useStyles, setTitle, plural } from '../dom.js';
-import { liveRegion, changeDetector } from './kit.js';
+import { liveRegion, changeDetector, backLink } from './kit.js';
 import { faceCrop } from './face-crop.js';
 import { nameForm, personLabel } from './people.js';
 
@@ -23,7 +23,7 @@ export async function show(main, params) {
   const header = h('div', { class: 'sb-person-header' });
   const faces = h('ul', { class: 'sb-faces', 'aria-labelledby': 'faces-heading' });
   const facesHeading = h('h2', { id: 'faces-heading', text: 'Faces', tabindex: '-1' });
-  main.prepend(h('p', { class: 'sb-back' }, h('a', { href: '/people', text: 'All people' })), header, facesHeading, faces);
+  main.prepend(backLink('/people', 'All people'), header, facesHeading, faces);
   let person = null;
   const changed = changeDetector();
 
