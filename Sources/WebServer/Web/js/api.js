@@ -8,8 +8,20 @@ function token() {
   return document.querySelector('meta[name="shoebox-token"]')?.content ?? "";
 }
 
+const prefetched = new Map();
+
+/**
+ * Starts a GET now so the screen that needs it finds it under way (app.js asks for the page's
+ * data while the screen's modules are still loading). The next getJSON of the same URL takes it.
+ */
+export function prefetchJSON(url) {
+  if (!prefetched.has(url)) prefetched.set(url, fetch(url, { headers: { Accept: "application/json" } }));
+}
+
 /** GET a JSON resource; throws an Error carrying the server's one-line `error` (and .status, .code). */
 export async function getJSON(url, { signal } = {}) {
+  const early = prefetched.get(url);
+  if (early) { prefetched.delete(url); return readJSON(await early); }
   const response = await fetch(url, { headers: { Accept: "application/json" }, signal });
   return readJSON(response);
 }

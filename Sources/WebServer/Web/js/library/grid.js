@@ -104,7 +104,9 @@ export class LibraryGrid {
     this.lastRenderTime = now;
     this.deferImages = speed > FLING_SPEED;
     clearTimeout(this.settleTimer);
+    // Still flinging: load what waits once the scroll rests. Slowed down: load it now.
     if (this.deferImages) this.settleTimer = setTimeout(() => this.#loadDeferred(), SETTLE_MS);
+    else if (this.hasDeferred) this.#loadDeferred();
     const focusInside = this.element.contains(document.activeElement);
     for (const [row, element] of this.rendered) {
       if ((row < first || row > last) && !(focusInside && row === keepRow)) { element.remove(); this.rendered.delete(row); }
@@ -196,6 +198,7 @@ export class LibraryGrid {
       for (let column = 0; column < count; column += 1) {
         const index = start + column;
         const cell = makeTile(this.items[index], index, column + 1, this.selected.has(this.items[index][ID]), this.deferImages);
+        if (this.deferImages) this.hasDeferred = true;
         if (index === this.focusIndex) cell.tabIndex = 0;
         element.append(cell);
       }
@@ -205,6 +208,7 @@ export class LibraryGrid {
   }
 
   #loadDeferred() {
+    this.hasDeferred = false;
     for (const image of this.element.querySelectorAll("img[data-src]")) {
       image.src = image.dataset.src;
       image.removeAttribute("data-src");

@@ -59,7 +59,9 @@ export async function show(main, params) {
     const { items, groups } = groupByMonth(library.items);
     if (toTop) window.scrollTo(0, 0);
     grid.setItems(items, groups);
-    summary.textContent = describe(items);
+    // Only a changed count is written, so the polite live region speaks only of a change.
+    const text = describe(items);
+    if (summary.textContent !== text) summary.textContent = text;
     showEmpty(empty, items.length === 0, query.toString() !== "", () => filters.reset());
     // Filters over an empty library offer nothing; the upload button stays.
     filters.element.hidden = items.length === 0 && query.toString() === "";

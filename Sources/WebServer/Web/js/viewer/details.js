@@ -3,6 +3,7 @@
 // its explanation in words.
 import { h, formatBytes } from "../dom.js";
 import { icon } from "../icons.js";
+import { formatDuration } from "../library/tiles.js";
 
 const FORMAT_NAMES = { jpeg: "JPEG", png: "PNG", heic: "HEIC", mp4: "MP4", mov: "QuickTime movie", raw: "RAW" };
 
@@ -46,6 +47,7 @@ export function detailsPanel(asset, faces) {
       asset.gps ? h("span", { class: "subtle", text: ` (${asset.gps.lat.toFixed(4)}, ${asset.gps.lon.toFixed(4)})` }) : null),
     row("camera", "Camera", camera || "Unknown"),
     row("size", "Size", `${asset.width.toLocaleString()} × ${asset.height.toLocaleString()} pixels · ${formatBytes(asset.size)} · ${format}`),
+    asset.duration ? row("clock", "Length", formatDuration(asset.duration)) : null,
     row("photo", "File", h("span", { class: "path", text: asset.path })),
   );
   return h("section", { class: "details", "aria-labelledby": "details-heading" },
