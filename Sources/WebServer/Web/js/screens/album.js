@@ -11,6 +11,7 @@ import { h, useStyles, setTitle, plural } from '../dom.js';
 import { liveRegion, basename, thumbURL, changeDetector, albumPath, backLink } from './kit.js';
 import { TileList } from './tile-list.js';
 import { enableDragReorder } from './tile-drag.js';
+import { saveOrder } from '../library/order.js';
 
 const WHAT = {
   year: (a) => `Every photo taken in ${a.name}.`,
@@ -27,7 +28,11 @@ function albumKey(params) {
 }
 
 const entryKey = (entry) => entry.id ?? entry.path;
-const openEntry = (entry) => { if (entry.id) location.assign(`/asset/${encodeURIComponent(entry.id)}`); };
+
+/** The viewer's ← → step through the album in its order (js/library/order.js hands it over). */
+function rememberOrder(entries) {
+  saveOrder('', entries.map((entry) => entry.id).filter(Boolean));
+}
 
 export async function show(main, params) {
   useStyles('albums', 'tiles');
@@ -93,7 +98,11 @@ export async function show(main, params) {
         src: entry.id ? thumbURL(entry.id) : null, alt: basename(entry.path),
         loading: 'lazy', decoding: 'async', draggable: 'false',
       }),
-      onOpen: openEntry,
+      onOpen: (entry) => {
+        if (!entry.id) return;
+        rememberOrder(list.items);
+        location.assign(`/asset/${encodeURIComponent(entry.id)}`);
+      },
       onChange: (selected) => paintControls(selected),
       onMove: (delta) => move(delta),
     });
@@ -200,7 +209,7 @@ function canMove(order, keys, delta) {
 /** A generated album: a plain list of links, since nothing in it can be selected or changed. */
 function readOnlyGrid(album) {
   if (!album.entries.length) return h('p', { class: 'sb-empty', text: 'No photos in this album now.' });
-  return h('ul', { class: 'sb-tiles sb-tiles-links', 'aria-label': 'Photos in this album' },
+  return h('ul', { class: 'sb-tiles sb-tiles-links', 'aria-label': 'Photos in this album', on: { click: () => rememberOrder(album.entries) } },
     album.entries.map((entry) => h('li', { class: 'sb-tile' },
       h('a', { href: entry.id ? `/asset/${encodeURIComponent(entry.id)}` : null },
         h('img', { src: entry.id ? thumbURL(entry.id) : null, alt: basename(entry.path), loading: 'lazy', decoding: 'async' })))));

@@ -9,6 +9,7 @@ import { h, useStyles, setTitle, plural } from '../dom.js';
 import { liveRegion, changeDetector, backLink } from './kit.js';
 import { faceCrop } from './face-crop.js';
 import { nameForm, personLabel } from './people.js';
+import { saveOrder } from '../library/order.js';
 
 function personId(params) {
   if (params?.id) return params.id;
@@ -62,6 +63,9 @@ export async function show(main, params) {
 
   function renderFaces() {
     const total = person.faces.length;
+    // From a face the viewer's ← → go through this person's photos.
+    const photos = [...new Set(person.faces.map((face) => face.asset_id))];
+    faces.onclick = (event) => { if (event.target.closest('a')) saveOrder('', photos); };
     const focusedFace = faces.contains(document.activeElement) ? document.activeElement.closest('[data-face]')?.dataset.face : null;
     const focusedLink = document.activeElement?.tagName === 'A';
     faces.replaceChildren(...person.faces.map((face, i) => {
