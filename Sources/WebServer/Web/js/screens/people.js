@@ -41,10 +41,8 @@ export async function show(main) {
   const status = h('p', { id: 'people-selection', class: 'sb-selection-status', 'aria-live': 'polite' });
   const grid = h('ul', { class: 'sb-people', 'aria-label': 'People' });
   const empty = h('p', { class: 'sb-empty', hidden: true, text: 'No people yet. Shoebox finds faces when it analyses photos (shoebox analyze); the people appear here.' });
-  main.prepend(
-    h('div', { class: 'sb-page-head' }, h('h1', { text: 'People' }),
-      h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Merge people' }, merge, clear, status)),
-    grid, empty);
+  const toolbar = h('div', { class: 'sb-toolbar', role: 'group', 'aria-label': 'Merge people' }, merge, clear, status);
+  main.prepend(h('div', { class: 'sb-page-head' }, h('h1', { text: 'People' }), toolbar), grid, empty);
 
   let people = [];
   let picked = []; // ids in the order they were selected: the first is kept by a merge
@@ -64,6 +62,7 @@ export async function show(main) {
       .map((input) => [input.closest('[data-person]').dataset.person, input.value]));
     grid.replaceChildren(...people.map(card));
     empty.hidden = people.length > 0;
+    toolbar.hidden = people.length < 2; // nobody to merge with
     for (const [id, value] of drafts) {
       const input = grid.querySelector(`[data-person="${CSS.escape(id)}"] input[name=name]`);
       if (input) input.value = value;
