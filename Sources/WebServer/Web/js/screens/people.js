@@ -135,6 +135,8 @@ export async function show(main) {
     picked = [];
     toast(`Merged into ${personLabel(merged)}.`);
     await load();
+    // The Merge button may be gone (one person left): the keyboard goes to the merged person.
+    grid.querySelector(`[data-person="${CSS.escape(merged.id)}"] a`)?.focus();
   });
   clear.addEventListener('click', () => {
     picked = [];
