@@ -80,6 +80,14 @@ def scroll_until(driver, found, what, timeout=60, jump=False):
     raise AssertionError(f"timed out after {timeout} s scrolling for {what}")
 
 
+def scroll_to_end(driver, timeout=60):
+    """Scrolls the grid all the way down, until it stays at its end (a virtualised grid may grow)."""
+    deadline, ends = time.monotonic() + timeout, 0
+    while ends < 5 and time.monotonic() < deadline:
+        ends = ends + 1 if driver.execute_script(_SCROLL_JS, True) else 0
+        time.sleep(0.1)
+
+
 def scroll_to_top(driver):
     driver.execute_script(_SCROLL_JS.replace("box.scrollTop = box.scrollTop +", "box.scrollTop = 0 *"), False)
     driver.execute_script("window.scrollTo(0, 0)")
