@@ -22,7 +22,7 @@ QUIET = ["--disable-background-networking", "--disable-component-update", "--dis
          "--disable-breakpad", "--no-first-run", "--no-default-browser-check", "--no-proxy-server",
          "--metrics-recording-only", "--safebrowsing-disable-auto-update", "--dns-prefetch-disable",
          "--disable-features=OptimizationHints,MediaRouter,Translate,AutofillServerCommunication,InterestFeedContentSuggestions",
-         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost"]
+         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"]
 
 
 def start(width=1280, height=900):

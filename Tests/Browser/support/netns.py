@@ -9,9 +9,12 @@ host, port, method, path, headers = json.loads(sys.argv[1])
 try:
     c = http.client.HTTPConnection(host, port, timeout=10)
     c.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    body = b"{}" if method == "POST" else None
     for k, v in headers.items():
         c.putheader(k, v)
-    c.endheaders(b"{}" if method == "POST" else None)
+    if body is not None:
+        c.putheader("Content-Length", str(len(body)))
+    c.endheaders(body)
     r = c.getresponse()
     body = r.read()
     print(json.dumps({"status": r.status, "headers": [[k.lower(), v] for k, v in r.getheaders()],

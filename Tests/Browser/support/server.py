@@ -98,6 +98,8 @@ class Server:
         if isinstance(body, (dict, list)):
             body = json.dumps(body).encode()
             h.setdefault("Content-Type", "application/json")
+        if body is not None:
+            h["Content-Length"] = str(len(body))
         conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
         for k, v in h.items():
             conn.putheader(k, v)
