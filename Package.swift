@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Thin C system-library targets: one module map and one shim header each.
@@ -53,11 +57,12 @@ let package = Package(
         // in the tests (3–5× slower at -O0).
         .target(name: "CStreamDecode", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
 
-        // POSIX/Linux calls Glibc's module lacks (fts, syncfs).
-        .target(name: "CSystem"),
+        // POSIX/Linux calls Glibc's module lacks (fts, syncfs). Not "CSystem": swift-system (under
+        // swift-nio, under Hummingbird) has a target of that name, and names are package-graph-wide.
+        .target(name: "CShoeboxSystem"),
 
         // SQLite's file calls below a library resolved without following links (the index).
-        .target(name: "CConfinedSQLite", dependencies: ["CSystem"], linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CConfinedSQLite", dependencies: ["CShoeboxSystem"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // Reads what a file says about itself: format, dimensions, dates, GPS, people.
         .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData"]),
@@ -78,7 +83,7 @@ let package = Package(
 
         // The analysis pipeline on the library: thumbnails, perceptual hashes, faces and people,
         // stored through the core's writer; `analyze`, and `watch` in the background.
-        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Faces", "Scoring", "Metadata", "CSystem",
+        .target(name: "Analysis", dependencies: ["PhotoLibrary", "Imaging", "Faces", "Scoring", "Metadata", "CShoeboxSystem", "LibraryWatcher",
             .product(name: "Logging", package: "swift-log")]),
 
         // Face detection (CenterFace through OpenCV's dnn; dlib HOG and OpenCV Haar for comparison), alignment, 128-d descriptors and chinese whispers
@@ -115,7 +120,7 @@ let package = Package(
 
         // The library folder: ids, index, sidecars, scanner.
         .target(name: "PhotoLibrary", dependencies: [
-            "Metadata", "CSystem", "CConfinedSQLite", "Places",
+            "Metadata", "CShoeboxSystem", "CConfinedSQLite", "Places",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -129,7 +134,7 @@ let package = Package(
 
         // Curation (brief 000): a list ranked by score, a selection, sharing originals, an album.
         // `add` waits for scores in the CLI (as `analyze --wait`), so it needs no pixels itself.
-        .target(name: "Curation", dependencies: ["PhotoLibrary", "CSystem"]),
+        .target(name: "Curation", dependencies: ["PhotoLibrary", "CShoeboxSystem"]),
 
         // Tidy (brief 004): review sessions, similar shots, marked photos emptied into Recently
         // Deleted. Needs no pixels: the perceptual hashes and scores are the index's.
@@ -137,7 +142,7 @@ let package = Package(
 
         // Painting tracker (brief 002): projects, miniatures, recipes and photos as JSON in
         // Tracker/, photo copies in Tracker/photos/ (Metadata sniffs formats and capture times).
-        .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CSystem",
+        .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CShoeboxSystem",
                                                 .product(name: "Crypto", package: "swift-crypto")]),
 
         // Memories (brief 003): sources (years, places, people), seeded selection, face-aware
@@ -148,11 +153,33 @@ let package = Package(
         // Imaging decodes (upright, sRGB), scales and encodes (libheif's x265).
         .target(name: "Composer", dependencies: ["PhotoLibrary", "Imaging"]),
 
+        // The web app (`shoebox serve`): Hummingbird 2 routes onto the same session entry points as
+        // the CLI; pages, scripts, styles and fonts under Web/ are embedded into the binary at build
+        // time by the EmbedWebAssets plugin, so an installed `shoebox` needs no folder beside it.
+        .target(name: "WebServer", dependencies: [
+            "PhotoLibrary", "Metadata", "Imaging", "Analysis", "LibraryWatcher", "Curation", "Tidy", "Tracker",
+            "Memories", "Composer",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], exclude: ["Web"], plugins: ["EmbedWebAssets"]),
+        // Build-time tool of the plugin: files of a folder into one Swift source (base64 string
+        // literals, which the compiler takes in milliseconds; SwiftPM's `.embedInCode` writes byte
+        // array literals, which took four minutes for 400 kB here).
+        .executableTarget(name: "embed-web-assets", path: "Plugins/EmbedWebAssetsTool"),
+        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["embed-web-assets"]),
+
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
             "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
-            "Composer",
+            "Composer", "WebServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 

@@ -2,7 +2,7 @@
 // "open relative to a folder descriptor" mode, and writing a whole VFS would copy its locking.
 #define _GNU_SOURCE
 #include "CConfinedSQLite.h"
-#include <CSystem.h>
+#include <CShoeboxSystem.h>
 #include <sqlite3.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-import CSystem
+import CShoeboxSystem
 import Crypto
 import Foundation
 import Metadata

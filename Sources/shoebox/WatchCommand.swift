@@ -74,27 +74,3 @@ struct Watch: ParsableCommand {
     /// How long a stop waits for the analysis workers' files in hand.
     static let workersPatience = 0.5
 }
-
-/// The analysis pipeline as the watcher's idle work: one log line per stored batch.
-final class WatchAnalysis: IdleWork {
-    let analysis: BackgroundAnalysis
-    private var saidFailure = false
-
-    init(_ analysis: BackgroundAnalysis) { self.analysis = analysis }
-
-    var nextStep: Date? { analysis.nextStep }
-
-    func filesChanged() { analysis.filesChanged() }
-
-    func step() throws -> String? {
-        let r = try analysis.step()
-        if let failure = analysis.startFailure, !saidFailure {
-            saidFailure = true
-            return "analysis is off: \(failure)"
-        }
-        guard r.analysed > 0 else { return nil }
-        var line = "analysed \(r.analysed) file\(r.analysed == 1 ? "" : "s"), \(r.faces) face\(r.faces == 1 ? "" : "s")"
-        for p in r.problems { line += "; \(p.path): \(p.reason)" }
-        return line
-    }
-}

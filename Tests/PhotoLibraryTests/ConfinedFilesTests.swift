@@ -1,4 +1,4 @@
-import CSystem
+import CShoeboxSystem
 import Foundation
 import Testing
 @testable import PhotoLibrary

@@ -1,4 +1,4 @@
-import CSystem
+import CShoeboxSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc

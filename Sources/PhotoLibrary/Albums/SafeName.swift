@@ -15,6 +15,12 @@ public enum SafeName {
         clean(raw, keepExtension: false, fallback: fallback)
     }
 
+    /// A file name from elsewhere (an upload's): cleaned as a folder's, its extension kept, short
+    /// enough (200 bytes) that the hidden temporary beside it still has a legal name.
+    public static func file(_ raw: String, fallback: String) -> String {
+        clean(raw, keepExtension: true, fallback: fallback, budget: 200)
+    }
+
     /// "007 IMG_0412.HEIC": position first, so that a file manager's name order is the album's order.
     public static func link(position: Int, width: Int, fileName: String) -> String {
         let prefix = String(repeating: "0", count: max(0, width - String(position).count)) + String(position) + " "

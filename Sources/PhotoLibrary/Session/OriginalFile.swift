@@ -8,7 +8,7 @@ import Glibc
 /// copy, the analysis): opened through the confined layer (no link followed at any component),
 /// non-blocking (a FIFO put in a photo's place cannot hang a reader), a regular file whose inode,
 /// size and modification time are the index's. Closed when released.
-public final class OriginalFile {
+public final class OriginalFile: @unchecked Sendable {  // immutable; the descriptor closes in deinit
     public let asset: Asset
     /// The open descriptor; valid while this object lives. Swift may release an object right
     /// after its last use: a caller that passes only the number on keeps the object alive

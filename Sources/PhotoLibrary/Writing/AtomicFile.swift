@@ -1,4 +1,4 @@
-import CSystem
+import CShoeboxSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -142,7 +142,8 @@ public enum AtomicFile {
             }
         }
 
-        private func writeAll(_ data: Data) throws {
+        /// Appends `data` to the temporary (an upload arrives in pieces).
+        func writeAll(_ data: Data) throws {
             try data.withUnsafeBytes { buf in
                 var done = 0
                 while done < buf.count {

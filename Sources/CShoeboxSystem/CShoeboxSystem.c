@@ -2,7 +2,7 @@
 #include <unistd.h>
 #include <stdio.h>
 #include <fcntl.h>
-#include "CSystem.h"
+#include "CShoeboxSystem.h"
 
 int shoebox_syncfs(int fd) { return syncfs(fd); }
 

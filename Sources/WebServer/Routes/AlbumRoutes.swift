@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import PhotoLibrary
+
+/// Albums: user albums (create, add, remove, reorder, delete) and the generated ones (years,
+/// places, people, screenshots, videos), on the same AlbumLinker calls as `album`. An album's key
+/// is its folder under `Albums/` ("Trip", "Years/2024").
+struct AlbumRoutes {
+    let app: WebApp
+
+    /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL.
+    static func key(_ parts: [Substring]) throws -> String {
+        guard !parts.isEmpty, parts.count <= 4,
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && $0.utf8.count <= 255 }) else {
+            throw WebError(.badRequest, "not an album: \(parts.joined(separator: "/").debugDescription)", code: "invalid_argument")
+        }
+        return parts.joined(separator: "/")
+    }
+
+    func add(to router: Router<WebContext>) {
+        router.get("/api/albums") { _, _ in
+            let session = app.session
+            let albums = try await Blocking.run { try session.read { try AlbumLinker(library: session.library, index: $0).desired() } }
+            return try JSONBody.response(object: try albums.map { try Self.withKey(JSONBody.object(AlbumSummaryJSON($0)), $0) })
+        }
+        router.post("/api/albums") { request, context in
+            let body = try await JSONBody.decode(request, context: context)
+            let name = try JSONBody.string(body, "name")
+            let ids = body["ids"] == nil ? [] : try JSONBody.ids(body)
+            return try await change { linker in _ = try linker.create(name: name, ids: ids); return name }
+        }
+        // POST /api/albums/KEY/ACTION (one trie entry: Hummingbird takes `:album/:action` and
+        // the GET's catch-all for one route).
+        router.post("/api/albums/**") { request, context in
+            let parts = context.parameters.getCatchAll()
+            guard parts.count >= 2 else { throw WebError(.notFound, "POST /api/albums/KEY/add|remove|order|delete", code: "not_found") }
+            let key = try Self.key(Array(parts.dropLast()))
+            let action = String(parts.last!)
+            let body = action == "delete" ? [:] : try await JSONBody.decode(request, context: context)
+            switch action {
+            case "add": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.add(to: n, ids: ids); return n }
+            case "remove": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.remove(from: n, ids: ids); return n }
+            case "order": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.order(n, first: ids); return n }
+            case "delete":
+                let session = app.session
+                let deleted = try await Blocking.run { () throws -> UserAlbum in
+                    try session.write { w in
+                        let linker = AlbumLinker(library: w.library, index: w.index)
+                        return try linker.delete(try linker.userAlbum(key).name).0
+                    }
+                }
+                return try JSONBody.response(AlbumSummaryJSON(deleted))
+            default: throw WebError(.notFound, "no album action \(action.debugDescription)", code: "not_found")
+            }
+        }
+        router.get("/api/albums/**") { _, context in
+            let key = try Self.key(context.parameters.getCatchAll())
+            let session = app.session
+            let album = try await Blocking.run { try session.read { try AlbumLinker(library: session.library, index: $0).find(key) } }
+            return try JSONBody.response(object: Self.withKey(try JSONBody.object(AlbumJSON(album)), album))
+        }
+    }
+
+    /// A user-album change under the writer lock; the album as it now is (`album show`'s shape).
+    func change(_ body: @escaping @Sendable (AlbumLinker) throws -> String) async throws -> Response {
+        let session = app.session
+        let album = try await Blocking.run { () throws -> AlbumFolder in
+            try session.write { w in
+                let linker = AlbumLinker(library: w.library, index: w.index)
+                return try linker.find(try body(linker))
+            }
+        }
+        return try JSONBody.response(object: Self.withKey(try JSONBody.object(AlbumJSON(album)), album))
+    }
+
+    static func withKey(_ object: [String: Any], _ album: AlbumFolder) -> [String: Any] {
+        var object = object
+        object["key"] = album.path
+        return object
+    }
+}
