@@ -104,6 +104,12 @@ class GridTests(unittest.TestCase):
                          lambda: asset_id_in_url(d) == expected, 15)
             browser.wait(f"the viewer's image of {expected}", lambda: viewer_shows(d, expected), 30)
         browser.screenshot(d, "viewer-10000")
+        # Back to the grid (its nav link): the thumbnails in view load, wherever it puts you.
+        browser.one(d, "link", "Library").click()
+        browser.wait("the library page", lambda: asset_id_in_url(d) is None, 10)
+        browser.wait_ready(d, "the library after the viewer")
+        wait_tiles(d, "tiles after leaving the viewer")
+        browser.wait("the thumbnails in view after leaving the viewer", lambda: browser.images_loaded(d), 15)
 
 
 if __name__ == "__main__":

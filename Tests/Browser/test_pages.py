@@ -65,24 +65,35 @@ class PagesTests(unittest.TestCase):
         names = [l.accessible_name.strip() for l in browser.by_role(d, "link", within=nav[0])]
         for link in NAV:
             self.assertIn(link, names, f"{path}: the navigation has no link named {link!r} ({names})")
-        browser.wait(f"{path}'s images in view to load", lambda: browser.images_loaded(d), 30)
+        # Everything else a user or a screen reader would meet is gathered, then reported at once.
+        problems = []
+        try:
+            browser.wait(f"{path}'s images in view to load", lambda: browser.images_loaded(d), 30)
+        except AssertionError as e:
+            problems.append(str(e))
+        shown_failure = browser.by_role(d, "alert")
+        if shown_failure:
+            problems.append(f"the page shows an alert: {shown_failure[0].text[:300]!r}")
         errors = browser.console_errors(d)
-        self.assertEqual(errors, [], f"{path}: console errors (JS exceptions, CSP violations, failed loads)")
-        shots = [browser.screenshot(d, f"{name}-light")]
+        if errors:
+            problems.append("console errors (JS exceptions, CSP violations, failed loads):\n  " + "\n  ".join(errors))
+        browser.screenshot(d, f"{name}-light")
         violations = browser.axe_violations(d)
-        browser.color_scheme(d, "dark")
-        dark = d.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches")
-        self.assertTrue(dark, "Chromium did not emulate prefers-color-scheme: dark")
-        browser.wait(f"{path}'s images in view to load (dark)", lambda: browser.images_loaded(d), 30)
-        shots.append(browser.screenshot(d, f"{name}-dark"))
-        dark_violations = browser.axe_violations(d)
-        browser.color_scheme(d, "light")
-        report = ""
         if violations:
-            report += f"\nlight:\n{browser.describe_violations(violations)}"
-        if dark_violations:
-            report += f"\ndark:\n{browser.describe_violations(dark_violations)}"
-        self.assertFalse(report, f"{path}: serious or critical axe-core violations:{report}")
+            problems.append(f"axe-core, light:\n{browser.describe_violations(violations)}")
+        browser.color_scheme(d, "dark")
+        self.assertTrue(d.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches"),
+                        "Chromium did not emulate prefers-color-scheme: dark")
+        try:
+            browser.wait(f"{path}'s images in view to load (dark)", lambda: browser.images_loaded(d), 30)
+        except AssertionError as e:
+            problems.append(str(e))
+        browser.screenshot(d, f"{name}-dark")
+        violations = browser.axe_violations(d)
+        if violations:
+            problems.append(f"axe-core, dark:\n{browser.describe_violations(violations)}")
+        browser.color_scheme(d, "light")
+        self.assertFalse(problems, f"{path}:\n" + "\n".join(problems))
 
     def test_every_page_is_listed_once(self):
         paths = [p for _, p, _ in self.pages]

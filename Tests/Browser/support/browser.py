@@ -185,6 +185,7 @@ def images_loaded(driver, within=None):
         for (const img of root.querySelectorAll('img')) {
           const r = img.getBoundingClientRect();
           if (r.bottom < 0 || r.top > innerHeight || r.width === 0) continue;
+          if (!img.getAttribute('src')) return false;  // a lazy image not yet given its URL
           if (!img.complete) return false;
           if (img.naturalWidth === 0) return 'broken:' + img.currentSrc;
         }

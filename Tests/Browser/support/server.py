@@ -60,7 +60,8 @@ class Server:
             self.lines.append(line.rstrip("\n"))
 
     def stderr(self):
-        self.log.flush()
+        if not self.log.closed:
+            self.log.flush()
         return open(self.log_path, errors="replace").read()
 
     def stop(self, timeout=20):

@@ -13,7 +13,9 @@ const root = arguments[0] || document;
 const idOf = (src) => { const m = /\/media\/thumb\/([0-9a-fA-F-]{36})/.exec(src || ''); return m && m[1]; };
 const seen = new Map();
 for (const img of root.querySelectorAll('img')) {
-  const id = idOf(img.getAttribute('src')) || idOf(img.currentSrc);
+  // A lazy grid may hold the URL in data-src until it loads it: the tile is there all the same
+  // (whether its picture loaded is what images_loaded checks).
+  const id = idOf(img.getAttribute('src')) || idOf(img.currentSrc) || idOf(img.dataset.src);
   if (!id) continue;
   const tile = img.closest('[role=option],[role=gridcell],[role=checkbox],a[href],button,[role=button],[role=link],li') || img;
   const r = tile.getBoundingClientRect();
@@ -49,7 +51,7 @@ def tile(driver, asset_id, within=None):
 _SCROLL_JS = r"""
 // Scrolls the grid's scroll container (the nearest scrollable ancestor of a tile, else the page)
 // by one viewport toward the end; returns true when it was already at the end.
-const img = [...document.querySelectorAll('img')].find(i => /\/media\/thumb\//.test(i.getAttribute('src') || ''));
+const img = [...document.querySelectorAll('img')].find(i => /\/media\/thumb\//.test(i.getAttribute('src') || i.dataset.src || ''));
 let box = img && img.parentElement;
 while (box && box !== document.body && box !== document.documentElement) {
   const s = getComputedStyle(box);
@@ -96,7 +98,7 @@ def scroll_to_top(driver):
 def rendered_count(driver):
     """How many thumbnail images the document holds (a virtualised grid keeps this small)."""
     return driver.execute_script(
-        "return [...document.querySelectorAll('img')].filter(i => /\\/media\\/thumb\\//.test(i.getAttribute('src') || '')).length")
+        "return [...document.querySelectorAll('img')].filter(i => /\\/media\\/thumb\\//.test(i.getAttribute('src') || i.dataset.src || '')).length")
 
 
 def asset_id_in_url(driver):
