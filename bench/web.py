@@ -100,10 +100,19 @@ def new_browser():
 
 
 def wait_mark(d, expr, what, timeout=60):
-    return browser.wait(what, lambda: d.execute_script(f"return window.__bench && {expr}"), timeout, 0.02)
+    try:
+        return browser.wait(what, lambda: d.execute_script(f"return window.__bench && {expr}"), timeout, 0.02)
+    except AssertionError:
+        state = d.execute_script("return [location.href, JSON.stringify(window.__bench), [...document.querySelectorAll('img')]"
+                                 ".slice(0, 8).map(i => [i.getAttribute('src') || i.dataset.src, i.complete, i.naturalWidth,"
+                                 " Math.round(i.getBoundingClientRect().top)])]")
+        sys.exit(f"bench: timed out waiting for {what}; the page: {state}")
 
 
 def first_row(d, url):
+    # A fresh visit: the grid puts you back at the photo last viewed when sessionStorage says so.
+    if d.current_url.startswith(url):
+        d.execute_script("sessionStorage.clear()")
     d.get(url)
     t = wait_mark(d, "window.__bench.firstRow", "the grid's first row")
     fcp = d.execute_script("return (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null")
