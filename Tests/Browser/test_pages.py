@@ -105,6 +105,16 @@ class PagesTests(unittest.TestCase):
         ids = {a["id"] for a in libraries.cli(self.lib, "list")}
         self.assertTrue({t.id for t in shown} <= ids, "a tile shows an asset that `list` does not")
 
+    def test_the_tab_has_an_icon(self):
+        # Without <link rel=icon>, Chromium asks for /favicon.ico: a 404 in the console and a blank tab.
+        _, _, page = self.server.request("GET", "/")
+        m = re.search(rb'<link[^>]+rel="(?:shortcut )?icon"[^>]*href="([^"]+)"', page) or \
+            re.search(rb'<link[^>]+href="([^"]+)"[^>]*rel="(?:shortcut )?icon"', page)
+        href = m.group(1).decode() if m else "/favicon.ico"
+        status, headers, _ = self.server.request("GET", href)
+        self.assertEqual(status, 200, f"the tab's icon {href} ({'named' if m else 'no <link rel=icon>'}): {status}")
+        self.assertRegex(headers.get("content-type", ""), r"^image/")
+
     def test_serve_stops_cleanly_on_sigterm(self):
         lib = libraries.copy(libraries.small(), "sigterm")
         s = Server(lib).start()
