@@ -101,6 +101,18 @@ class ChangesTests(unittest.TestCase):
                              "the page was reloaded to show the new photo")
             browser.screenshot(d, "library-after-drop")
 
+    def test_a_change_by_the_cli_in_another_process_reaches_the_page(self):
+        d = self.driver
+        lib = libraries.copy(libraries.small(), "cli-change")
+        with Server(lib) as s:  # no watcher: the news comes from the index itself
+            browser.open_page(d, s.url)
+            first = wait_tiles(d, "two tiles", at_least=2)[0]
+            d.execute_script("window.shoeboxTestMark = 'no reload'")
+            libraries.run("--library", lib, "trash", first.id)
+            browser.wait(f"the tile of {first.id}, trashed by `shoebox trash`, to leave the grid",
+                         lambda: tile(d, first.id) is None, 20)
+            self.assertEqual(d.execute_script("return window.shoeboxTestMark"), "no reload")
+
     def test_a_file_uploaded_through_the_page_lands_in_imports(self):
         d = self.driver
         lib = libraries.copy(libraries.small(), "upload")
