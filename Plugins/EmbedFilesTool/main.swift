@@ -26,11 +26,23 @@ if let walk = FileManager.default.enumerator(at: folder, includingPropertiesForK
 }
 files.sort { $0.0 < $1.0 }
 
+/// FNV-1a over every path and byte: a version for URLs that may be cached for ever (a new
+/// build with any file changed gets a new one). Not a security hash; it needs no library.
+var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+for (path, data) in files {
+    for byte in Array(path.utf8) + [0] + Array(data) {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+}
+
 var source = """
     // Generated at build time by the EmbedFiles plugin from \(folder.lastPathComponent)/: do not edit.
 
     /// The module's data files (path below its folder → base64 of the bytes), embedded into the binary.
     enum EmbeddedFiles {
+        /// Changes with any file: what cached URLs carry.
+        static let version = "\(String(hash, radix: 16))"
+
         static let base64: [String: String] = [
 
     """

@@ -8,20 +8,26 @@ import PhotoLibrary
 struct AlbumRoutes {
     let app: WebApp
 
-    /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL.
+    /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL or
+    /// backslash. The router hands path segments as sent ("Beach%20days", "Years%2F2024"): each
+    /// is decoded once, and the key is the folders they name.
     static func key(_ encoded: [Substring]) throws -> String {
-        // The router hands path segments as sent: "Beach%20days".
-        let parts = try encoded.map { segment -> Substring in
-            guard let decoded = segment.removingPercentEncoding else {
-                throw WebError(.badRequest, "not an album: \(segment.debugDescription)", code: "invalid_argument")
-            }
-            return Substring(decoded)
+        let decoded = encoded.map { $0.removingPercentEncoding }
+        let path = decoded.compactMap { $0 }.joined(separator: "/")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard decoded.allSatisfy({ $0 != nil }), !parts.isEmpty, parts.count <= 4,
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && !$0.contains("\\") && $0.utf8.count <= 255 }) else {
+            throw WebError(.badRequest, "not an album: \(encoded.joined(separator: "/").debugDescription)", code: "invalid_argument")
         }
-        guard !parts.isEmpty, parts.count <= 4,
-              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && !$0.contains("/") && $0.utf8.count <= 255 }) else {
-            throw WebError(.badRequest, "not an album: \(parts.joined(separator: "/").debugDescription)", code: "invalid_argument")
+        return path
+    }
+
+    /// The album a key names (user album id, name or folder; generated path or title), or 404.
+    static func find(_ key: String, in session: LibrarySession) throws -> AlbumFolder {
+        try session.read { index in
+            try AlbumLinker(library: session.library, index: index)
+                .find(UserAlbums(library: session.library).all().first { $0.id == key }?.name ?? key)
         }
-        return parts.joined(separator: "/")
     }
 
     func add(to router: Router<WebContext>) {
@@ -33,7 +39,7 @@ struct AlbumRoutes {
         router.post("/api/albums") { request, context in
             let body = try await JSONBody.decode(request, context: context)
             let name = try JSONBody.string(body, "name")
-            let ids = body["ids"] == nil ? [] : try JSONBody.ids(body)
+            let ids = (body["ids"] as? [Any])?.isEmpty ?? true ? [] : try JSONBody.ids(body)
             return try await change { linker in _ = try linker.create(name: name, ids: ids); return name }
         }
         // POST /api/albums/KEY/ACTION (one trie entry: Hummingbird takes `:album/:action` and
@@ -72,12 +78,7 @@ struct AlbumRoutes {
         router.get("/api/albums/**") { _, context in
             let key = try Self.key(context.parameters.getCatchAll())
             let session = app.session
-            let album = try await Blocking.run { () throws -> AlbumFolder in
-                try session.read { index in
-                    let linker = AlbumLinker(library: session.library, index: index)
-                    return try linker.find(UserAlbums(library: session.library).all().first { $0.id == key }?.name ?? key)
-                }
-            }
+            let album = try await Blocking.run { try Self.find(key, in: session) }
             return try JSONBody.response(object: Self.withKey(try JSONBody.object(AlbumJSON(album)), album))
         }
     }
@@ -100,9 +101,11 @@ struct AlbumRoutes {
         return try linker.userAlbum(key).name
     }
 
+    /// `key` (what URLs take) and `cover` (the first photo's id, for a card) beside the CLI's fields.
     static func withKey(_ object: [String: Any], _ album: AlbumFolder) -> [String: Any] {
         var object = object
         object["key"] = album.path
+        object["cover"] = album.entries.first?.id.rawValue ?? NSNull()
         return object
     }
 }

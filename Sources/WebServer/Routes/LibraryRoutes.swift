@@ -9,14 +9,11 @@ struct LibraryRoutes {
 
     func add(to router: Router<WebContext>) {
         router.get("/api/library") { request, _ in
-            let query = try Self.query(FormQuery.parse(request.uri.query))
-            let session = app.session
-            let data = try await Blocking.run { () throws -> Data in
-                try session.read { index in
-                    Self.gridDocument(generation: try index.generation(), rows: try index.gridRows(matching: query))
-                }
-            }
-            return JSONBody.response(data: data)
+            let form = FormQuery.parse(request.uri.query)
+            let query = try Self.query(form)
+            let key = form.keys.sorted().map { "\($0)=\(form[$0]!)" }.joined(separator: "&")
+            let app = self.app
+            return JSONBody.response(data: try await Blocking.run { try app.gridDocument(key, query) })
         }
         router.get("/api/facets") { _, _ in
             let session = app.session
@@ -41,6 +38,11 @@ struct LibraryRoutes {
             object["live_video_id"] = liveID ?? NSNull()
             return try JSONBody.response(object: object)
         }
+    }
+
+    /// The unfiltered grid, made now for the next page that asks (after a change).
+    static func warm(_ app: WebApp) {
+        _ = try? app.gridDocument("", AssetQuery())
     }
 
     /// `list`'s filters from the query string: year, place, person, kind, sort, reverse.

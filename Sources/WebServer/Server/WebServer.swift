@@ -51,7 +51,7 @@ public enum WebServer {
         var services: [any Service] = [
             Application(responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "Shoebox"),
                         onServerRunning: { _ in bound.one() }, logger: logger),
-            LibraryUpkeep(session: session, events: events, watching: options.watch, logger: logger),
+            LibraryUpkeep(session: session, events: events, watching: options.watch, logger: logger) { LibraryRoutes.warm(app) },
         ]
         if let lanAddress {
             services.append(Application(responder: responder, configuration: .init(address: .hostname(lanAddress, port: port), serverName: "Shoebox"),
