@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Tidy", targets: ["Tidy"]),
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "Composer", targets: ["Composer"]),
+        .library(name: "WebServer", targets: ["WebServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -31,6 +31,7 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("Tidy", "Tidy"),
     ("Tracker", "Tracker"),
     ("Composer", "Composer"),
+    ("WebRequest", "WebServer"),
 ]
 
 /// All targets share Targets/, one file each: the others' files are excluded (SwiftPM warns otherwise).
@@ -42,7 +43,7 @@ func otherFiles(than name: String) -> [String] {
 /// feature module's.
 func dependencies(of product: String) -> [Target.Dependency] {
     var out: [Target.Dependency] = ["FuzzSupport", .product(name: product, package: "Shoebox")]
-    if ["Curation", "Tidy", "Tracker", "Composer"].contains(product) { out.append(.product(name: "PhotoLibrary", package: "Shoebox")) }
+    if ["Curation", "Tidy", "Tracker", "Composer", "WebServer"].contains(product) { out.append(.product(name: "PhotoLibrary", package: "Shoebox")) }
     return out
 }
 

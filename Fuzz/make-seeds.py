@@ -17,6 +17,9 @@ import subprocess
 import sys
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from web_seeds import web_seeds  # noqa: E402
+
 HEAD = 64 << 10
 
 out_root, sample = sys.argv[1], sys.argv[2]
@@ -403,6 +406,9 @@ if scratch:
         put("TrashInfo", read(os.path.join(info, f)), "shoebox")
     if os.path.exists(os.path.join(state, "config.toml")):
         put("Config", read(os.path.join(state, "config.toml")), "init")
+
+# The web server's request parsers (Targets/WebRequest.swift): Fuzz/web_seeds.py.
+web_seeds(put, read, media, tiny_png)
 
 # ImageDecoder: every whole file MetadataReader starts from (the sniffer picks the decoder), the
 # raw files (their previews), and tiny PNGs that decode completely.

@@ -7,7 +7,7 @@
 The code is in bench/fault_injection/: the harness (library.py: running shoebox, the disk, the
 listings; killing.py: timed kills and kills at a write call; setup.py; checks.py), one file per
 family of writing commands (ops_core, ops_watch, ops_analysis, ops_tidy, ops_curation,
-ops_composer, ops_memories, ops_tracker), the random scenario's runs (random_runs.py), the
+ops_composer, ops_memories, ops_tracker, ops_web), the random scenario's runs (random_runs.py), the
 after-kill scenario (after_kill*.py) and this command line (cli.py).
 
 The random scenario (default). Copies a roll (default: sample-library/, without its .shoebox/,
@@ -31,6 +31,12 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
       memories: collage --save (a new JPEG in Collages/, indexed) or -o a file outside;
       composer: add/move/replace/remove/clear (the draft file), export -o a file outside the
         library or --save into Collages/;
+      web: `serve --port 0 --no-watch` answering one request as a page sends it (with Origin): an
+        upload (POST /api/upload, a new photo, sometimes padded to 1–3 MiB so it streams in
+        pieces), trash, restore (ids or names), album create/add/order/remove/delete (keys
+        percent-encoded), a person's name; the server is killed after a random number of the
+        upload's body bytes, or after a delay from the request (the upload's last byte) drawn
+        from its un-killed duration — never by strace (its writes hop between pool threads);
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):
       timed: after a delay drawn uniformly in [0, 1.2 × the operation's un-killed duration]
         (refined by every run that finished first); most draws start at the operation's first
@@ -58,6 +64,10 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
       under a name (outside, or in Collages/) is a whole 1080×1920 HEIC (story_partial);
       every collage `memories collage` left under a name (in Collages/, or outside) is a whole
       JPEG (collage_partial); one in Collages/ is then an original like any other;
+      every file under a name in Imports/ is an original whole (upload_partial: a killed upload
+      left part of a photo under its name), and every web request that was not killed
+      succeeded (web_errors); the hidden temporaries of killed uploads are counted as a note
+      (upload_temporaries), not a violation: no scan indexes them, the next upload removes them;
       and each original on disk is one asset, present or trashed (unindexed).
     A problem that persists is counted once (shown again as "still").
 Every 25 runs (and at the end) everything is restored and the library must equal the ground
@@ -81,9 +91,13 @@ EVERY OTHER writing command is run first (not scan), then `scan`, then:
       doctor_failures: `doctor` exits 0;
       rebuild_drift: `rebuild` gives the same ids (paths, states, contents, names) as before it;
       and the command run first is not ended by a signal (crashes), the scan succeeds.
+The web server's writes are commands too ("web upload", "web trash", "web restore", "web album
+create|order", "web people name": after_kill_web.py): the server under strace -f, one request, then
+SIGTERM; after every pair, each file under a name in Imports/ must be the upload's bytes whole
+(upload_partial).
 --quick kills `scan` and `people name` (the two cases of issue 28): scan against every other
-command, people name against those that write asset records and one command of each other family
-(after_kill.py's QUICK). The last line:
+command, people name against those that write asset records and one command of each other family,
+and `web upload` against scan, trash, watch and web trash (after_kill.py's QUICK). The last line:
     faults: after-kill: pairs=P kills=K replay_lost=0 second_ids=0 doctor_failures=0 rebuild_drift=0 … seconds=S
 Exit status 1 if anything was violated (the work folder is then kept for inspection).
 """

@@ -8,22 +8,26 @@ import json, os, random, shutil, signal, subprocess, sys, time
 from .after_kill_cast import Cast
 from .after_kill_checks import AfterKillChecks
 from .after_kill_trace import kill_point, write_calls
+from .after_kill_web import AfterKillWeb
 from .common import WRITES, usable_strace, was_killed
 from .library import LibraryAccess
 
 # --quick: the two kills issue 28 names. `scan` (after three new photos' sidecars) against every
 # other command; `people name` (after its sidecars) against those that write asset records, and
-# one command of each other family.
+# one command of each other family; and `web upload` (the server, after its sidecar) against a
+# scan, a CLI change, watch and another web change.
 QUICK = {"scan": None,
          "people name": ("trash", "restore", "trash purge", "rebuild", "analyze", "cache clear", "album create",
                          "tidy empty", "curate add", "compose export --save", "memories collage --save",
-                         "tracker photo add", "watch")}
-VIOLATIONS = ("replay_lost", "second_ids", "doctor_failures", "rebuild_drift", "scan_failures", "crashes", "harness_errors")
+                         "tracker photo add", "watch"),
+         "web upload": ("scan", "trash", "watch", "web trash")}
+VIOLATIONS = ("replay_lost", "second_ids", "doctor_failures", "rebuild_drift", "upload_partial", "scan_failures", "crashes",
+              "harness_errors")
 OWNED = (".shoebox", "Tracker", "Recently Deleted/info")  # copied for each pair, not linked
 STARTED = "reconciled by a scan (start-up)"                # watch's line once its start-up scan is done
 
 
-class AfterKill(LibraryAccess, Cast, AfterKillChecks):
+class AfterKill(LibraryAccess, Cast, AfterKillChecks, AfterKillWeb):
     def __init__(self, a):
         self.a = a
         self.sb = os.path.abspath(a.shoebox)
@@ -89,6 +93,8 @@ class AfterKill(LibraryAccess, Cast, AfterKillChecks):
                 + (["-e", f"inject={inject[0]}:signal=SIGKILL:when={inject[1]}"] if inject else []) + argv
         log = os.path.join(self.logs, "command.log")
         env = dict(self.env, **(cmd.env or {}))
+        if cmd.family == "web":
+            return self.launch_web(cmd, argv, env, log)
         with open(log, "w") as f:
             p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=f, env=env)
             if cmd.family == "watch":

@@ -37,7 +37,8 @@ class Cast:
         c = {k: [next(take) for _ in range(n)] for k, n in [
             ("trash", 1), ("restore", 1), ("purge", 1), ("album", 3), ("album new", 2), ("album add", 1),
             ("album old", 1), ("curate", 4), ("curate add", 1), ("tidy mark", 1), ("draft", 2), ("compose add", 1),
-            ("compose replace", 1), ("tracker photo", 1), ("tracker add", 1)]}
+            ("compose replace", 1), ("tracker photo", 1), ("tracker add", 1), ("web trash", 1), ("web restore", 1),
+            ("web album", 2), ("web album new", 1)]}
         self.run("trash", *c["restore"])
         self.run("trash", *c["purge"], env=dict(self.env, SHOEBOX_NOW=LONG_AGO))
         self.run("album", "create", "Kept", *c["album"])
@@ -49,6 +50,7 @@ class Cast:
         self.run("tidy", "delete", *c["tidy mark"])
         self.run("compose", "add", *c["draft"])
         self.tracker_template(c)
+        self.web_template(c)
         pending = [self.write_new("Pending", False) for _ in range(2)]
         self.run("scan")  # indexed, never analysed
         for _ in range(3):
@@ -106,6 +108,7 @@ class Cast:
                  k("compose export --save", "composer", ["compose", "export", "--save"])]
         cmds += self.memories_commands()
         cmds += self.tracker_commands(c)
+        cmds += self.web_commands(c, people)
         cmds.append(k("watch", "watch", ["watch", "--no-analyze"]))
         return cmds
 

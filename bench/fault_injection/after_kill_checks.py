@@ -70,6 +70,7 @@ class AfterKillChecks:
         index = self.index_assets()
         problems += self.replay_problems(batch, index, first)
         problems += self.second_id_problems(index)
+        problems += self.upload_problems()
         d = self.run("doctor", check=False)
         if d.returncode != 0:
             problems.append(("doctor_failures", "doctor: " + "; ".join(l for l in d.stdout.splitlines() if not l.startswith("ok"))))

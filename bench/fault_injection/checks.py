@@ -46,6 +46,7 @@ class Checks:
         self.check_tidy(bad)
         self.check_tracker(bad)
         self.check_outside_collages(bad)
+        self.check_web(bad)
         self.check_one_asset_each(disk, per_sha, bad)
         return problems
 

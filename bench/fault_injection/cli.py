@@ -5,7 +5,7 @@ import argparse, json, os, random, shutil, sys, tempfile, time, traceback
 from .common import COUNTERS, NOTES, OTHER, ROOT, default_shoebox
 from .harness import Harness
 
-OPERATIONS = "trash, restore, purge, albums, scan, rebuild, watch, analyze, cache, people, curate, tidy, tracker, memories, compose"
+OPERATIONS = "trash, restore, purge, albums, scan, rebuild, watch, analyze, cache, people, curate, tidy, tracker, memories, compose, web"
 
 
 def arguments(doc):
@@ -83,13 +83,14 @@ def run_random(a, real_stdout):
          "seed": a.seed, "ops": dict(sorted(h.ops.items())), "kills_at_a_write_call": h.at_write,
          "timed_kills_after_first_write": h.mid_write, "strace": h.strace,
          "other": {k: h.counts[k] for k in OTHER}, "notes": {k: h.counts[k] for k in NOTES}, "failed_runs": h.failed_runs,
-         "originals": sum(h.expected.values()), "files_made": h.made, "shoebox": a.shoebox}
+         "originals": sum(h.expected.values()), "files_made": h.made, "shoebox": a.shoebox,
+         "web_upload_phases": h.web_phases, "web_failures": h.web_failures}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(r, f, indent=1)
     if a.row:
         lost = sum(h.counts[k] for k in COUNTERS)
-        print(f"| fault injection: kill -9 during {OPERATIONS} ({a.runs:,} runs) "
+        print(f"| fault injection: kill -9 during {a.only.replace(',', ', ') if a.only else OPERATIONS} ({a.runs:,} runs) "
               f"| {h.kills:,} kills ({h.at_write:,} on entry to a write call), "
               + ", ".join(f"{k.replace('_', ' ')} {h.counts[k]}" for k in COUNTERS)
               + f", other violations {violations}; {seconds:.0f} s | no comparison tool kills a photo manager mid-write "
@@ -98,7 +99,9 @@ def run_random(a, real_stdout):
           + " ".join(f"{k}={v['runs']}/{v['kills']}" + (f"({v['at_write']},{v['timed_after_write']})" if k != "watch" else "")
                      for k, v in sorted(h.ops.items()))
           + " | " + " ".join(f"{k}={h.counts[k]}" for k in OTHER)
-          + " | notes (not violations): " + " ".join(f"{k}={h.counts[k]}" for k in NOTES) + f" | seed={a.seed}")
+          + " | notes (not violations): " + " ".join(f"{k}={h.counts[k]}" for k in NOTES)
+          + (" | web uploads: " + ", ".join(f"{k} {v}" for k, v in sorted(h.web_phases.items())) if h.web_phases else "")
+          + f" | seed={a.seed}")
     print(f"faults: runs={a.runs} kills={h.kills} " + " ".join(f"{k}={h.counts[k]}" for k in COUNTERS)
           + f" seconds={seconds:.0f}")
     if violations:

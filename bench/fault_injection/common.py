@@ -10,16 +10,17 @@ SKIP_FOLDERS = {"Albums", ".shoebox", "Recently Deleted", "Tracker"}  # not user
 FUTURE = "2099-01-01T00:00:00"                  # SHOEBOX_NOW for purges: everything trashed has expired
 # The random scenario's operations (families of commands) and how often each is drawn.
 WEIGHTS = {"trash": 24, "restore": 18, "purge": 6, "album": 22, "scan": 14, "watch": 16, "analyze": 10, "people": 6,
-           "cache": 4, "rebuild": 4, "curate": 12, "tidy": 12, "tracker": 12, "memories": 6, "compose": 8}
+           "cache": 4, "rebuild": 4, "curate": 12, "tidy": 12, "tracker": 12, "memories": 6, "compose": 8, "web": 16}
 # Calls that change the disk: a kill "at a write" is a SIGKILL on entry to one of them (strace).
 WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unlinkat", "symlink", "symlinkat",
           "mkdir", "mkdirat", "rmdir", "fsync", "fdatasync", "syncfs", "ftruncate", "link", "linkat")
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
          "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity", "export_partial",
-         "collage_partial", "composer_damaged", "story_partial")
-# Reported, but not violations (exit status 0): none at present.
-NOTES = ()
+         "collage_partial", "composer_damaged", "story_partial", "upload_partial", "web_errors")
+# Reported, but not violations (exit status 0): the hidden temporaries killed uploads left (a scan
+# never indexes them).
+NOTES = ("upload_temporaries",)
 
 
 def is_temporary(name):

@@ -15,6 +15,7 @@ from .ops_memories import MemoriesOps
 from .ops_tidy import TidyOps
 from .ops_tracker import TrackerOps
 from .ops_watch import WatchOp
+from .ops_web import WebOps
 from .random_runs import RandomRuns
 from .setup import Setup
 
@@ -23,7 +24,7 @@ OUTSIDE = ("shared", "stories", "collages", "exports")
 
 
 class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchOp, AnalysisOps, TidyOps,
-              CurationOps, ComposerOps, MemoriesOps, TrackerOps):
+              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps):
     def __init__(self, a):
         self.a = a
         self.sb = os.path.abspath(a.shoebox)
@@ -56,3 +57,6 @@ class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchO
         self.assets = []            # present assets (list --json), as of the last check
         self.trash_items = []       # trash list --json, as of the last check
         self.jpegs = []             # JPEG originals of the roll: sources of new files
+        self.web_phases = {}        # how far each upload got when the server was killed (or "answered")
+        self.web_temporaries = set()  # upload temporaries seen under Imports/ (a note, counted once each)
+        self.web_failures = []      # requests that were not killed and failed all the same

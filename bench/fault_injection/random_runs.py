@@ -36,6 +36,7 @@ class RandomRuns:
         log = os.path.join(self.logs, "run.log")
         purged_from = None
         details = []
+        web_failure = None
         if op == "watch":
             killed, delay, early, details, duration = self.op_watch(run, log)
             desc = f"watch ({len(details)} actions)"
@@ -44,6 +45,13 @@ class RandomRuns:
             if early is not None:
                 self.counts["early_exits"] += 1
             stats = self.op_stats(op)
+        elif op == "web":
+            killed, desc, where, status, key, wrote, web_failure = self.op_web(run, log)
+            early = None
+            stats = self.op_stats(key)
+            if wrote:
+                stats["timed_after_write"] += 1
+                self.mid_write += 1
         else:
             planned = self.plan(op, run)
             if planned is None:
@@ -70,6 +78,9 @@ class RandomRuns:
         problems = self.check(label, purged_from)
         if early is not None:
             problems.append(f"early_exits: watch exited by itself ({early}) before the kill: {open(log).read()[-800:]}")
+        if web_failure:
+            self.counts["web_errors"] += 1
+            problems.append(f"web_errors: {web_failure}")
         if problems:
             self.failed_runs += 1
             keep = os.path.join(self.logs, f"run-{run}.log")

@@ -8,7 +8,7 @@ import Glibc
 /// temporary name in that folder (reached without following any link, made when missing),
 /// flushed, then given its name by `renameat2(RENAME_NOREPLACE)` — "IMG_1.jpg", else
 /// "IMG_1 (2).jpg"… — so nothing is ever replaced and a kill leaves at most the hidden temporary
-/// (`removeTemporariesOfDeadWriters` clears it), never half a photo that a scan would index.
+/// (the next upload into that folder clears it), never half a photo that a scan would index.
 /// One request writes it at a time (unchecked Sendable: handed between the threads of one upload).
 public final class IncomingFile: @unchecked Sendable {
     /// The folder, relative to the library.
@@ -29,6 +29,9 @@ public final class IncomingFile: @unchecked Sendable {
         folderFD = try library.files.withFolder("", creating: false) { root in
             try library.files.openFolder(folder, beneath: root, creating: true)
         }
+        // A killed upload's hidden temporary would stay here for good (no scan enters a hidden
+        // file, nothing else writes in this folder): the next upload into it removes it.
+        AtomicFile.removeTemporariesOfDeadWriters(inFolder: folderFD)
         do { temporary = try AtomicFile.Temporary(name, in: folderFD, shownAs: folder, holding: Data()) } catch {
             close(folderFD)
             throw error

@@ -30,14 +30,7 @@ struct TrashRoutes {
         router.post("/api/restore") { request, context in
             let body = try await JSONBody.decode(request, context: context)
             // Asset ids, or the names in Recently Deleted/files/ of files Shoebox never indexed.
-            let references: [String]
-            if body["ids"] != nil { references = try JSONBody.ids(body).map(\.rawValue) } else {
-                guard let names = body["names"] as? [String], !names.isEmpty,
-                      names.allSatisfy({ !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." && !$0.contains("\0") }) else {
-                    throw WebError(.badRequest, "give \"ids\" (asset ids) or \"names\" (names in Recently Deleted)", code: "invalid_argument")
-                }
-                references = names
-            }
+            let references = body["ids"] != nil ? try JSONBody.ids(body).map(\.rawValue) : try Self.names(body)
             let session = app.session
             let failures = Failures()
             let done = try await Blocking.run { () throws -> [RecentlyDeleted.Restored] in
@@ -49,6 +42,15 @@ struct TrashRoutes {
             try failures.check(of: references.count, verb: "restored")
             return try JSONBody.response(done.map(RestoredItemJSON.init))
         }
+    }
+
+    /// `names` of a restore's body: file names in Recently Deleted/files/, never a path.
+    static func names(_ body: [String: Any]) throws -> [String] {
+        guard let names = body["names"] as? [String], !names.isEmpty,
+              names.allSatisfy({ !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." && !$0.contains("\0") }) else {
+            throw WebError(.badRequest, "give \"ids\" (asset ids) or \"names\" (names in Recently Deleted)", code: "invalid_argument")
+        }
+        return names
     }
 }
 

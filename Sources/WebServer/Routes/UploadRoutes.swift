@@ -23,6 +23,7 @@ struct UploadRoutes {
             throw WebError(.contentTooLarge, "\(raw) is \(length) bytes; uploads are at most \(app.uploadLimit)", code: "too_large")
         }
         let name = SafeName.file(raw, fallback: "upload")
+        try Self.check(name: name)
         let folder = "Imports/" + Self.day(Date())
         let library = app.session.library
         if let problem = app.session.index.readOnlyReason { throw problem }
@@ -65,10 +66,24 @@ struct UploadRoutes {
         return try JSONBody.response(object: ["path": path, "id": id ?? NSNull()] as [String: Any], status: .created)
     }
 
+    /// Refuses, before a byte is written, a name no scan indexes (a companion's `.txt` or `.xmp`,
+    /// a temporary's `.part` or `~`): the file would sit in Imports/ unseen, its answer without an id.
+    static func check(name: String) throws {
+        guard LibraryLayout.isIndexable(fileName: name) else {
+            throw WebError(.unsupportedMediaType, "\(name): Shoebox never indexes a file named so (a companion's or a temporary's name); "
+                           + "name it as a photo or video (.jpg, .heic, .png, .mov, .mp4…)", code: "unsupported")
+        }
+    }
+
     /// Refuses what Shoebox would not index: the content must be a photo or video it reads.
     static func check(_ file: IncomingFile, name: String) throws {
-        guard file.size > 0 else { throw WebError(.badRequest, "\(name) is empty", code: "invalid_argument") }
-        guard MetadataReader.sniff(file.head, fileName: name) != nil else {
+        try check(size: file.size, head: file.head, name: name)
+    }
+
+    /// `check` on a size and first bytes (the fuzz target's way in: Fuzz/Targets/WebRequest.swift).
+    static func check(size: Int64, head: [UInt8], name: String) throws {
+        guard size > 0 else { throw WebError(.badRequest, "\(name) is empty", code: "invalid_argument") }
+        guard MetadataReader.sniff(head, fileName: name) != nil else {
             throw WebError(.unsupportedMediaType, "\(name) is not a photo or video Shoebox reads (JPEG, PNG, HEIC, MP4, MOV or a camera raw file)", code: "unsupported")
         }
     }

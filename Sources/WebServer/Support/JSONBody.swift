@@ -31,8 +31,12 @@ enum JSONBody {
 
     /// The request's JSON object (at most `WebContext.maxUploadSize` bytes).
     static func decode(_ request: Request, context: WebContext) async throws -> [String: Any] {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any] else {
+        try parse(Data(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+    }
+
+    /// A body's bytes as a JSON object (apart from `decode` for the fuzz target, Fuzz/Targets/WebRequest.swift).
+    static func parse(_ data: Data) throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw WebError(.badRequest, "the request's body is not a JSON object", code: "invalid_argument")
         }
         return object
@@ -57,16 +61,26 @@ enum JSONBody {
 /// Ids taken from URLs and bodies, checked before anything looks them up: an asset id is a UUID
 /// and nothing else, so no path, `..` or NUL ever reaches the index or the file layer.
 enum WebID {
+    /// Only the canonical shape (8-4-4-4-12 hex digits): Foundation's UUID(uuidString:) on Linux also
+    /// reads a space, "+" or "-" where a digit belongs ("8d-33bb3-…" is 8dfd3bb3-…), so one asset
+    /// would answer to many spellings.
     static func asset(_ text: String) throws -> AssetID {
-        guard text.count == 36, let id = AssetID(text) else {
+        let u = Array(text.utf8)
+        let shaped = u.count == 36 && u.indices.allSatisfy { i in
+            [8, 13, 18, 23].contains(i) ? u[i] == UInt8(ascii: "-") : Character(Unicode.Scalar(u[i])).isHexDigit
+        }
+        guard shaped, let id = AssetID(text) else {
             throw WebError(.badRequest, "not an asset id: \(text.debugDescription)", code: "invalid_argument")
         }
         return id
     }
 
-    /// A person id as `people` gives them (`p12`).
+    /// A person id as `people` gives them (`p12`): ASCII digits only (`isNumber` would let "p١٢"
+    /// or "p½" through).
     static func person(_ text: String) throws -> String {
-        guard text.count <= 40, text.first == "p", text.dropFirst().allSatisfy(\.isNumber), text.count > 1 else {
+        let digits = text.utf8.dropFirst()
+        guard text.utf8.first == UInt8(ascii: "p"), (1...39).contains(digits.count),
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             throw WebError(.badRequest, "not a person id: \(text.debugDescription)", code: "invalid_argument")
         }
         return text

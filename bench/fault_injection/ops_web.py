@@ -1,0 +1,318 @@
+"""The web server's writes (`shoebox serve`) as random-scenario operations: an upload through
+`POST /api/upload`, trash and restore through `/api/trash` and `/api/restore`, the album calls
+(create, add, order, remove, delete) and a person's name. Each starts `serve --port 0 --no-watch`,
+sends one request as a page does (with `Origin`), and kills the server with SIGKILL: an upload
+while its body streams (after a random number of its bytes) or after it, while the server renames
+and indexes the file; the others after a delay drawn from their un-killed duration. Then the same
+checks as every other operation, and the web's own (check_web): no file under Imports/ under a
+name that is not an original whole (upload_partial), and a request that was not killed succeeded
+(web_errors). A hidden `.NAME.PID.RANDOM.tmp` a kill leaves is not a violation (a scan never
+indexes it): counted as the note upload_temporaries while its writer is dead."""
+import http.client, json, os, select, signal, subprocess, threading, time, urllib.parse
+
+from .common import is_temporary
+
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1}
+
+
+class WebServerProcess:
+    """One `shoebox serve` on a free port of 127.0.0.1, its stderr into `log`."""
+
+    def __init__(self, h, log):
+        self.log = open(log, "a")
+        self.p = subprocess.Popen(h.cmd("serve", "--port", "0", "--no-watch"), stdout=subprocess.PIPE,
+                                  stderr=self.log, env=h.env)
+        ready, _, _ = select.select([self.p.stdout], [], [], 60)
+        line = self.p.stdout.readline().decode() if ready else ""
+        if not line.startswith("http://127.0.0.1:"):
+            self.kill()
+            raise RuntimeError(f"serve did not print its URL (got {line!r}); see {log}")
+        self.port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
+        self.origin = f"http://127.0.0.1:{self.port}"
+
+    def connection(self):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
+
+    def request(self, method, path, body=None):
+        """(status, parsed JSON or text) of one request as a page sends it."""
+        c = self.connection()
+        try:
+            headers = {"Origin": self.origin}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+                body = json.dumps(body).encode()
+            c.request(method, path, body=body, headers=headers)
+            r = c.getresponse()
+            data = r.read()
+            try:
+                return r.status, json.loads(data)
+            except ValueError:
+                return r.status, data.decode(errors="replace")
+        finally:
+            c.close()
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGKILL)
+        self.p.wait()
+        self.close()
+
+    def stop(self):
+        """SIGTERM, as a user's Ctrl-C; SIGKILL if it has not stopped in 30 s."""
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        self.close()
+
+    def close(self):
+        self.p.stdout.close()
+        self.log.close()
+
+
+def segment_padded(data, rng, size):
+    """A JPEG `size` bytes longer, the padding in APP15 segments after SOI: still a whole JPEG
+    (a padding after EOI would read as a file still being written), long enough to stream in pieces."""
+    pad = bytearray()
+    while len(pad) < size:
+        n = min(65533, size - len(pad))
+        pad += b"\xff\xef" + (n + 2).to_bytes(2, "big") + rng.randbytes(n)
+    return data[:2] + bytes(pad) + data[2:]
+
+
+def quote_key(key):
+    """An album key in a URL, each folder name encoded as a page's encodeURIComponent does."""
+    return "/".join(urllib.parse.quote(part, safe="") for part in key.split("/"))
+
+
+class WebOps:
+    """Mixed into the Harness."""
+
+    # ---- the requests, planned from the library as it is
+
+    def web_plan(self, kind, run):
+        """(description, method, path, body) of one request of `kind`, or None when it has nothing to do."""
+        if kind == "trash":
+            ids = [a["id"] for a in self.pick_present(1, 5)]
+            return (f"web trash {len(ids)}", "POST", "/api/trash", {"ids": ids}) if ids else None
+        if kind == "restore":
+            items = [it for it in self.trash_items if it["id"]]
+            if not items:
+                return None
+            chosen = self.rng.sample(items, min(len(items), self.rng.randint(1, 3)))
+            if self.rng.random() < 0.3:
+                return f"web restore {len(chosen)} by name", "POST", "/api/restore", {"names": [it["name"] for it in chosen]}
+            return f"web restore {len(chosen)}", "POST", "/api/restore", {"ids": [it["id"] for it in chosen]}
+        if kind == "album":
+            return self.web_album_plan(run)
+        if kind == "people":
+            people = self.json("people", "list")
+            if not people:
+                return None
+            who = self.rng.choice(people)
+            return "web people name", "POST", f"/api/people/{who['id']}/name", {"name": self.rng.choice(["Ana", "Tom", "Zoë W", "Bob Web"])}
+        return None
+
+    def web_album_plan(self, run):
+        albums = [x for x in self.json("album", "list") if x["kind"] == "user"]
+        ids = [a["id"] for a in self.pick_present(1, 8)]
+        if not ids:
+            return None
+        choices = (["create"] if len(albums) < 6 else []) + (["add", "order", "order", "remove", "delete"] if albums else [])
+        what = self.rng.choice(choices)
+        if what == "create":
+            name = self.rng.choice([f"Web {run}", f"Web / été {run}", f"web {run}, best of"])
+            return f"web album create ({len(ids)})", "POST", "/api/albums", {"name": name, "ids": ids}
+        album = self.rng.choice(albums)
+        key = quote_key(album["path"].removeprefix("Albums/"))
+        if what == "delete":
+            return "web album delete", "POST", f"/api/albums/{key}/delete", None
+        members = [e["id"] for e in self.json("album", "show", album["name"])["entries"]]
+        if what == "add" or not members:
+            return f"web album add ({len(ids)})", "POST", f"/api/albums/{key}/add", {"ids": ids}
+        some = self.rng.sample(members, self.rng.randint(1, len(members)))
+        return f"web album {what} ({len(some)})", "POST", f"/api/albums/{key}/{what}", {"ids": some}
+
+    def web_upload_plan(self, run):
+        """A new photo (unique bytes) and the name a browser sends; sometimes padded to a few MiB,
+        so that the server writes it in several pieces."""
+        data, source = self.new_content()
+        data = segment_padded(data, self.rng, self.rng.choice([0, 0, 1 << 20, 3 << 20]))
+        stem, ext = os.path.splitext(source)
+        name = self.rng.choice([f"web-{self.made}{ext}", f"Été {self.made}{ext.lower()}", source])
+        return data, name
+
+    # ---- one run
+
+    def op_web(self, run, log):
+        """One request of a kind drawn by weight, the server killed during it (or not, when it was
+        done first). Returns (killed, description, where, exit status, op key, whether the server had
+        written anything when it was killed, and what went wrong with a request that was not killed)."""
+        kinds = [k for k in KINDS if k == "upload" or "web:" + k in self.durations]
+        kind = self.rng.choices(kinds, [KINDS[k] for k in kinds])[0]
+        plan = None if kind == "upload" else self.web_plan(kind, run)
+        if plan is None:
+            kind = "upload"
+        server = WebServerProcess(self, log)
+        before = self.snapshot()
+        try:
+            if kind == "upload":
+                data, name = self.web_upload_plan(run)
+                desc = f"web upload {len(data) >> 10} KiB as {name!r}"
+                killed, where, answer = self.web_upload(server, data, name)
+                self.settle_upload(data, killed)
+            else:
+                desc, method, path, body = plan
+                killed, where, answer = self.web_request_killed(server, "web:" + kind, method, path, body)
+        except BaseException:
+            server.kill()
+            raise
+        failure = None
+        if not killed:
+            server.stop()
+            if answer is None or answer[0] is None or not 200 <= answer[0] < 300:
+                failure = f"{desc}: answered {answer}"
+                self.web_failures.append(f"run {run}: {failure}")
+        wrote = killed and self.snapshot() != before
+        return killed, desc, where, server.p.returncode, "web:" + kind, wrote, failure
+
+    def web_request_killed(self, server, op, method, path, body):
+        """The request in a thread; SIGKILL after a delay drawn from its un-killed duration.
+        Returns (killed, where, (status, answer) or None)."""
+        answer = []
+        t = threading.Thread(target=lambda: answer.append(self.try_request(server, method, path, body)), daemon=True)
+        delay = self.kill_delay(self.estimate(op))
+        t0 = time.perf_counter()
+        t.start()
+        t.join(delay)
+        killed = t.is_alive()
+        if killed:
+            server.kill()
+            t.join(30)
+        else:
+            self.durations[op].append(time.perf_counter() - t0)
+        return killed, f"{delay * 1000:.0f} ms of ~{self.estimate(op) * 1000:.0f} ms", (answer or [None])[0]
+
+    @staticmethod
+    def try_request(server, method, path, body):
+        try:
+            return server.request(method, path, body)
+        except (OSError, http.client.HTTPException) as e:
+            return (None, f"{type(e).__name__}: {e}")
+
+    def web_upload(self, server, data, name, kill=True):
+        """The body sent in 64 KiB pieces. Killed after a random number of its bytes (while the
+        server writes the temporary), or after a delay from its last byte (while it flushes,
+        renames and indexes), or not at all when it answered first (or `kill` is False).
+        Returns (killed, where, (status, answer) or None)."""
+        c = server.connection()
+        c.putrequest("POST", "/api/upload?name=" + urllib.parse.quote(name, safe=""))
+        c.putheader("Origin", server.origin)
+        c.putheader("Content-Type", "application/octet-stream")
+        c.putheader("Content-Length", str(len(data)))
+        c.endheaders()
+        mid_body = kill and self.rng.random() < 0.4
+        cut = self.rng.randrange(len(data)) if mid_body else len(data)
+        try:
+            for i in range(0, cut, 65536):
+                c.send(data[i:min(cut, i + 65536)])
+            if mid_body:
+                time.sleep(self.rng.uniform(0, 0.05))  # some of what was sent reaches the disk
+                server.kill()
+                return True, f"after {cut:,} of {len(data):,} body bytes", None
+            sent = time.perf_counter()
+            delay = self.kill_delay(self.estimate("web:upload")) if kill else None
+            answer = []
+            t = threading.Thread(target=lambda: answer.append(self.read_answer(c)), daemon=True)
+            t.start()
+            t.join(delay)
+            if t.is_alive():
+                server.kill()
+                t.join(30)
+                return True, f"{delay * 1000:.0f} ms after the body, of ~{self.estimate('web:upload') * 1000:.0f} ms", None
+            self.durations.setdefault("web:upload", []).append(time.perf_counter() - sent)
+            return False, "after its answer", answer[0]
+        except OSError as e:
+            return False, f"the body could not be sent ({e})", None
+        finally:
+            c.close()
+
+    @staticmethod
+    def read_answer(c):
+        try:
+            r = c.getresponse()
+            return r.status, r.read().decode(errors="replace")
+        except (OSError, http.client.HTTPException) as e:
+            return None, f"{type(e).__name__}: {e}"
+
+    def settle_upload(self, data, killed, counted=True):
+        """What the upload left: its bytes under a name in Imports/ become an original of the
+        ground truth (then checked like any other); the phase it reached is counted."""
+        import hashlib
+        sha = hashlib.sha256(data).hexdigest()
+        whole, temporaries = [], []
+        for d, _, names in os.walk(os.path.join(self.lib, "Imports")):
+            for n in names:
+                p = os.path.join(d, n)
+                if is_temporary(n):
+                    temporaries.append(p)
+                elif self.sha(p) == sha:
+                    whole.append(os.path.relpath(p, self.lib))
+        if whole:
+            self.expected[sha] = self.expected.get(sha, 0) + len(whole)
+            self.ids.setdefault(sha, set())
+        if not counted:
+            return
+        if not killed:
+            phase = "answered"
+        elif whole:
+            indexed = any(a["sha256"] == sha for a in self.json("list"))
+            phase = "indexed" if indexed else "renamed, not indexed"
+        elif temporaries:
+            sizes = [os.path.getsize(p) for p in temporaries if os.path.exists(p)]
+            phase = "temporary whole" if len(data) in sizes else "temporary partial"
+        else:
+            phase = "nothing written"
+        self.web_phases[phase] = self.web_phases.get(phase, 0) + 1
+
+    # ---- calibration and checks
+
+    def calibrate_web(self, round):
+        """Un-killed requests of every kind on one server: their durations, and that each succeeds."""
+        server = WebServerProcess(self, os.path.join(self.logs, "calibrate-web.log"))
+        try:
+            for i, kind in enumerate(("trash", "restore", "album", "album", "album", "people")):
+                self.assets = self.json("list")
+                self.trash_items = self.json("trash", "list")
+                plan = self.web_plan(kind, f"calibration {round}.{i}")
+                if plan is None:
+                    continue
+                t0 = time.perf_counter()
+                status, answer = server.request(*plan[1:])
+                if not 200 <= status < 300:
+                    raise SystemExit(f"faults: calibration: {plan[0]} ({plan[1]} {plan[2]}) answered {status}: {answer}")
+                self.durations.setdefault("web:" + kind, []).append(time.perf_counter() - t0)
+            data, name = self.web_upload_plan(f"calibration {round}")
+            _, _, answer = self.web_upload(server, data, name, kill=False)
+            if answer is None or answer[0] != 201:
+                raise SystemExit(f"faults: calibration: upload of {name!r} answered {answer}")
+            self.settle_upload(data, killed=False, counted=False)
+        finally:
+            server.stop()
+
+    def check_web(self, bad):
+        """Under Imports/, every file under a name holds an original whole; the hidden temporaries
+        of dead writers (a killed upload's) are counted as a note."""
+        for d, _, names in os.walk(os.path.join(self.lib, "Imports")):
+            for n in sorted(names):
+                p = os.path.join(d, n)
+                rel = os.path.relpath(p, self.lib)
+                if is_temporary(n):
+                    if rel not in self.web_temporaries:
+                        self.web_temporaries.add(rel)
+                        self.counts["upload_temporaries"] += 1
+                elif self.sha(p) not in self.ids:
+                    bad("upload_partial", 1, f"{rel} ({os.path.getsize(p):,} bytes) is not an upload's bytes whole", rel)
