@@ -117,7 +117,8 @@ let package = Package(
         .target(name: "Scoring", dependencies: ["CScore", "Imaging", "PhotoLibrary"]),
 
         // Offline reverse geocoding: GPS to "City, Country" from a bundled GeoNames gazetteer.
-        .target(name: "Places", resources: [.copy("Resources")]),
+        // Its gazetteer is embedded (EmbedFiles), not a resource bundle: the installed binary is one file.
+        .target(name: "Places", exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // The library folder: ids, index, sidecars, scanner.
         .target(name: "PhotoLibrary", dependencies: [
@@ -156,7 +157,7 @@ let package = Package(
 
         // The web app (`shoebox serve`): Hummingbird 2 routes onto the same session entry points as
         // the CLI; pages, scripts, styles and fonts under Web/ are embedded into the binary at build
-        // time by the EmbedWebAssets plugin, so an installed `shoebox` needs no folder beside it.
+        // time by the EmbedFiles plugin, so an installed `shoebox` needs no folder beside it.
         .target(name: "WebServer", dependencies: [
             "PhotoLibrary", "Metadata", "Imaging", "Analysis", "LibraryWatcher", "Curation", "Tidy", "Tracker",
             "Memories", "Composer",
@@ -168,12 +169,12 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ], exclude: ["Web"], plugins: ["EmbedWebAssets"]),
+        ], exclude: ["Web"], plugins: ["EmbedFiles"]),
         // Build-time tool of the plugin: files of a folder into one Swift source (base64 string
         // literals, which the compiler takes in milliseconds; SwiftPM's `.embedInCode` writes byte
         // array literals, which took four minutes for 400 kB here).
-        .executableTarget(name: "embed-web-assets", path: "Plugins/EmbedWebAssetsTool"),
-        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["embed-web-assets"]),
+        .executableTarget(name: "embed-files", path: "Plugins/EmbedFilesTool"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
 
         // Thin executable: parses arguments, prints.
         .executableTarget(name: "shoebox", dependencies: [
@@ -217,6 +218,10 @@ let package = Package(
         // front end makes (no subprocess, no CLI type), and the holes the session layer closes.
         .testTarget(name: "SessionTests", dependencies: ["PhotoLibrary", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
                                                          "Composer", "TestSupport"]),
+        // `serve`: the access rules and media rules in-process; the server through HTTP (the
+        // built binary), checked against the CLI's `--json`.
+        .testTarget(name: "WebServerTests", dependencies: ["shoebox", "WebServer", "PhotoLibrary", "TestSupport",
+                                                           .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),
     ],

@@ -25,13 +25,13 @@ public struct Gazetteer: Sendable {
         let population: Double
     }
 
-    /// Loaded lazily, once, from the package's resources.
+    /// Loaded lazily, once, from the files embedded at build time (Resources/, by the EmbedFiles
+    /// plugin: the installed binary needs nothing beside it).
     public static let shared: Gazetteer = {
-        guard let cities = Bundle.module.url(forResource: "cities", withExtension: "tsv", subdirectory: "Resources"),
-              let countries = Bundle.module.url(forResource: "countries", withExtension: "tsv", subdirectory: "Resources"),
-              let g = try? Gazetteer(cities: cities, countries: countries)
+        guard let cities = EmbeddedFiles.base64["cities.tsv"].flatMap({ Data(base64Encoded: $0) }),
+              let countries = EmbeddedFiles.base64["countries.tsv"].flatMap({ Data(base64Encoded: $0) })
         else { return Gazetteer(cities: []) }
-        return g
+        return Gazetteer(citiesTSV: cities, countriesTSV: countries)
     }()
 
     static let earthRadiusKm = 6371.0088
@@ -68,14 +68,19 @@ public struct Gazetteer: Sendable {
     /// that meets a photo with GPS, and splitting Swift strings by character took ~50 % of a
     /// small cold scan's CPU time.
     public init(cities citiesURL: URL, countries countriesURL: URL) throws {
+        self.init(citiesTSV: try Data(contentsOf: citiesURL), countriesTSV: try Data(contentsOf: countriesURL))
+    }
+
+    /// The same from the files' bytes.
+    public init(citiesTSV: Data, countriesTSV: Data) {
         var names: [String: String] = [:]
-        Self.forEachLine(try Data(contentsOf: countriesURL)) { fields in
+        Self.forEachLine(countriesTSV) { fields in
             guard fields.count >= 2 else { return }
             names[fields.string(0)] = fields.string(1)
         }
         var list: [City] = []
         list.reserveCapacity(70_000)
-        Self.forEachLine(try Data(contentsOf: citiesURL)) { fields in
+        Self.forEachLine(citiesTSV) { fields in
             guard fields.count >= 5, let lat = fields.double(2), let lon = fields.double(3) else { return }
             let code = fields.string(1)
             list.append(City(name: fields.string(0), country: names[code] ?? code,

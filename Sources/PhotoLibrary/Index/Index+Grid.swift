@@ -16,6 +16,11 @@ public struct GridRow: Sendable {
     public var version: String
     /// Seconds, for videos.
     public var duration: Double?
+
+    public init(id: AssetID, takenEpoch: Double?, kind: AssetKind, width: Int, height: Int, version: String, duration: Double?) {
+        self.id = id; self.takenEpoch = takenEpoch; self.kind = kind
+        self.width = width; self.height = height; self.version = version; self.duration = duration
+    }
 }
 
 extension Index {
@@ -33,7 +38,7 @@ extension Index {
                 let w: Int = r[3] ?? 0, h: Int = r[4] ?? 0, orientation: Int = r[5] ?? 1
                 let turned = (5...8).contains(orientation)
                 out.append(GridRow(id: AssetID(trusted: r[0]), takenEpoch: r[1], kind: AssetKind(rawValue: r[2]) ?? .photo,
-                                   width: turned ? h : w, height: turned ? w : h, version: r[6] ?? "", duration: r[7]))
+                                   width: turned ? h : w, height: turned ? w : h, version: r[6] ?? "", duration: r[7] as Double?))
             }
             return out
         }

@@ -3,7 +3,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// The web app's files: those embedded into the binary at build time (Web/, through the
-/// EmbedWebAssets plugin), or — when `SHOEBOX_WEB_ROOT` names a folder, a development aid for
+/// EmbedFiles plugin), or — when `SHOEBOX_WEB_ROOT` names a folder, a development aid for
 /// working on the pages without rebuilding — that folder's, read at each request.
 public final class WebFiles: Sendable {
     /// One file as served: its bytes, media type and an entity tag of its content.
@@ -19,6 +19,21 @@ public final class WebFiles: Sendable {
     /// `root` nil: the embedded files.
     public init(root: URL? = nil) { self.root = root }
 
+    /// What URLs of these files carry (`/static/v-VERSION/…`) so a browser keeps them for ever;
+    /// nil for a folder's files, which change under the same name while someone works on them.
+    public var version: String? { root == nil ? EmbeddedFiles.version : nil }
+
+    /// The paths of the files under `folder` (no leading slash), sorted.
+    public func paths(under folder: String) -> [String] {
+        if let root {
+            let base = root.appendingPathComponent(folder)
+            let walk = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            return (walk?.compactMap { ($0 as? URL).map { folder + "/" + String($0.standardizedFileURL.path.dropFirst(base.standardizedFileURL.path.count + 1)) } } ?? [])
+                .filter { file($0) != nil }.sorted()
+        }
+        return EmbeddedFiles.base64.keys.filter { $0.hasPrefix(folder + "/") }.sorted()
+    }
+
     /// The file at `path` below Web/ (no leading slash), or nil. A path with an empty, `.` or `..`
     /// component, a backslash or a NUL is nobody's file.
     public func file(_ path: String) -> File? {
@@ -30,7 +45,7 @@ public final class WebFiles: Sendable {
             return Self.make(path, bytes)
         }
         if let cached = decoded.withLockedValue({ $0[path] }) { return cached }
-        guard let base64 = EmbeddedWebFiles.base64[path], let bytes = Data(base64Encoded: base64) else { return nil }
+        guard let base64 = EmbeddedFiles.base64[path], let bytes = Data(base64Encoded: base64) else { return nil }
         let file = Self.make(path, bytes)
         decoded.withLockedValue { $0[path] = file }
         return file

@@ -7,20 +7,24 @@ import PhotoLibrary
 import ServiceLifecycle
 
 /// What `serve` keeps running beside the pages: the watcher with background analysis (as
-/// `watch`), unless `--no-watch`, and the poll of the index's generation that tells pages the
-/// library changed — also when another process (a CLI command, a `watch`) changed it.
+/// `watch`), unless `--no-watch`, and the poll that tells pages the library changed — also when
+/// another process (a CLI command, a `watch`) changed it: the index's generation (every asset
+/// change) and the user albums' folder (an album's file is replaced on every change).
 final class LibraryUpkeep: Service, @unchecked Sendable {
     let session: LibrarySession
     let events: LiveEvents
     let watching: Bool
     let logger: Logger
+    /// Runs on the poll's thread before pages are told (the grid made again for them).
+    let changed: @Sendable () -> Void
     private let stopping = NIOLockedValueBox(false)
     private let watcher = NIOLockedValueBox<LibraryWatcher?>(nil)
 
     static let pollInterval: TimeInterval = 0.4
     static let pingInterval: TimeInterval = 15
 
-    init(session: LibrarySession, events: LiveEvents, watching: Bool, logger: Logger) {
+    init(session: LibrarySession, events: LiveEvents, watching: Bool, logger: Logger, changed: @escaping @Sendable () -> Void) {
+        self.changed = changed
         self.session = session
         self.events = events
         self.watching = watching
@@ -39,15 +43,17 @@ final class LibraryUpkeep: Service, @unchecked Sendable {
         if let watchDone { await watchDone.wait() }
     }
 
-    /// Reads the generation a few times a second: one row of `meta`, no lock.
+    /// Reads the stamp a few times a second: one row of `meta` and one `lstat`, no lock.
     private func poll() {
-        var last = (try? session.read { try $0.generation() }) ?? ""
+        var last = stamp() ?? ""
+        changed()
         var sincePing: TimeInterval = 0
         while !stopping.withLockedValue({ $0 }) {
             Thread.sleep(forTimeInterval: Self.pollInterval)
             sincePing += Self.pollInterval
-            if let now = try? session.read({ try $0.generation() }), now != last {
+            if let now = stamp(), now != last {
                 last = now
+                changed()
                 events.libraryChanged(generation: now)
             }
             if sincePing >= Self.pingInterval {
@@ -55,6 +61,13 @@ final class LibraryUpkeep: Service, @unchecked Sendable {
                 events.ping()
             }
         }
+    }
+
+    /// What changes when the library does, for pages: "GENERATION.ALBUMS_MTIME".
+    private func stamp() -> String? {
+        guard let generation = try? session.read({ try $0.generation() }) else { return nil }
+        let albums = ((try? session.library.files.lstat(UserAlbums.stateFolder)) ?? nil)?.mtimeNS ?? 0
+        return "\(generation).\(albums)"
     }
 
     /// The watcher and its analysis on a thread of their own, as `watch` runs them.

@@ -8,18 +8,26 @@ import PhotoLibrary
 struct AlbumRoutes {
     let app: WebApp
 
-    /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL. The
-    /// router hands the path's parts as they came: a page writes each folder name percent-encoded
-    /// ("Places/Paris%2C%20France", or with the slash as `%2F`), so the parts are joined, decoded,
-    /// and split again before the check.
-    static func key(_ parts: [Substring]) throws -> String {
-        let decoded = parts.joined(separator: "/").removingPercentEncoding
-        let folders = decoded?.split(separator: "/", omittingEmptySubsequences: false) ?? []
-        guard let decoded, !folders.isEmpty, folders.count <= 4,
-              folders.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && $0.utf8.count <= 255 }) else {
-            throw WebError(.badRequest, "not an album: \(parts.joined(separator: "/").debugDescription)", code: "invalid_argument")
+    /// A key from the URL, checked: folder names only — no empty, `.` or `..` part, no NUL or
+    /// backslash. The router hands path segments as sent ("Beach%20days", "Years%2F2024"): each
+    /// is decoded once, and the key is the folders they name.
+    static func key(_ encoded: [Substring]) throws -> String {
+        let decoded = encoded.map { $0.removingPercentEncoding }
+        let path = decoded.compactMap { $0 }.joined(separator: "/")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard decoded.allSatisfy({ $0 != nil }), !parts.isEmpty, parts.count <= 4,
+              parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") && !$0.contains("\\") && $0.utf8.count <= 255 }) else {
+            throw WebError(.badRequest, "not an album: \(encoded.joined(separator: "/").debugDescription)", code: "invalid_argument")
         }
-        return decoded
+        return path
+    }
+
+    /// The album a key names (user album id, name or folder; generated path or title), or 404.
+    static func find(_ key: String, in session: LibrarySession) throws -> AlbumFolder {
+        try session.read { index in
+            try AlbumLinker(library: session.library, index: index)
+                .find(UserAlbums(library: session.library).all().first { $0.id == key }?.name ?? key)
+        }
     }
 
     func add(to router: Router<WebContext>) {
@@ -31,7 +39,7 @@ struct AlbumRoutes {
         router.post("/api/albums") { request, context in
             let body = try await JSONBody.decode(request, context: context)
             let name = try JSONBody.string(body, "name")
-            let ids = body["ids"] == nil ? [] : try JSONBody.ids(body)
+            let ids = (body["ids"] as? [Any])?.isEmpty ?? true ? [] : try JSONBody.ids(body)
             return try await change { linker in _ = try linker.create(name: name, ids: ids); return name }
         }
         // POST /api/albums/KEY/ACTION (one trie entry: Hummingbird takes `:album/:action` and
@@ -43,15 +51,24 @@ struct AlbumRoutes {
             let action = String(parts.last!)
             let body = action == "delete" ? [:] : try await JSONBody.decode(request, context: context)
             switch action {
-            case "add": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.add(to: n, ids: ids); return n }
-            case "remove": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.remove(from: n, ids: ids); return n }
-            case "order": let ids = try JSONBody.ids(body); return try await change { l in let n = try l.userAlbum(key).name; _ = try l.order(n, first: ids); return n }
+            case "add", "remove", "order":
+                let ids = try JSONBody.ids(body)
+                let library = app.session.library
+                return try await change { linker in
+                    let name = try Self.userAlbumName(key, linker, library)
+                    switch action {
+                    case "add": _ = try linker.add(to: name, ids: ids)
+                    case "remove": _ = try linker.remove(from: name, ids: ids)
+                    default: _ = try linker.order(name, first: ids)
+                    }
+                    return name
+                }
             case "delete":
                 let session = app.session
                 let deleted = try await Blocking.run { () throws -> UserAlbum in
                     try session.write { w in
                         let linker = AlbumLinker(library: w.library, index: w.index)
-                        return try linker.delete(try linker.userAlbum(key).name).0
+                        return try linker.delete(try Self.userAlbumName(key, linker, w.library)).0
                     }
                 }
                 return try JSONBody.response(AlbumSummaryJSON(deleted))
@@ -61,7 +78,7 @@ struct AlbumRoutes {
         router.get("/api/albums/**") { _, context in
             let key = try Self.key(context.parameters.getCatchAll())
             let session = app.session
-            let album = try await Blocking.run { try session.read { try AlbumLinker(library: session.library, index: $0).find(key) } }
+            let album = try await Blocking.run { try Self.find(key, in: session) }
             return try JSONBody.response(object: Self.withKey(try JSONBody.object(AlbumJSON(album)), album))
         }
     }
@@ -78,9 +95,17 @@ struct AlbumRoutes {
         return try JSONBody.response(object: Self.withKey(try JSONBody.object(AlbumJSON(album)), album))
     }
 
+    /// The user album a key names: its id, its name or its folder.
+    static func userAlbumName(_ key: String, _ linker: AlbumLinker, _ library: Library) throws -> String {
+        if let byID = UserAlbums(library: library).all().first(where: { $0.id == key }) { return byID.name }
+        return try linker.userAlbum(key).name
+    }
+
+    /// `key` (what URLs take) and `cover` (the first photo's id, for a card) beside the CLI's fields.
     static func withKey(_ object: [String: Any], _ album: AlbumFolder) -> [String: Any] {
         var object = object
         object["key"] = album.path
+        object["cover"] = album.entries.first?.id.rawValue ?? NSNull()
         return object
     }
 }

@@ -9,14 +9,11 @@ struct LibraryRoutes {
 
     func add(to router: Router<WebContext>) {
         router.get("/api/library") { request, _ in
-            let query = try Self.query(request.uri.queryParameters)
-            let session = app.session
-            let data = try await Blocking.run { () throws -> Data in
-                try session.read { index in
-                    Self.gridDocument(generation: try index.generation(), rows: try index.gridRows(matching: query))
-                }
-            }
-            return JSONBody.response(data: data)
+            let form = FormQuery.parse(request.uri.query)
+            let query = try Self.query(form)
+            let key = form.keys.sorted().map { "\($0)=\(form[$0]!)" }.joined(separator: "&")
+            let app = self.app
+            return JSONBody.response(data: try await Blocking.run { try app.gridDocument(key, query) })
         }
         router.get("/api/facets") { _, _ in
             let session = app.session
@@ -43,24 +40,29 @@ struct LibraryRoutes {
         }
     }
 
+    /// The unfiltered grid, made now for the next page that asks (after a change).
+    static func warm(_ app: WebApp) {
+        _ = try? app.gridDocument("", AssetQuery())
+    }
+
     /// `list`'s filters from the query string: year, place, person, kind, sort, reverse.
-    static func query(_ q: Parameters) throws -> AssetQuery {
+    static func query(_ q: [String: String]) throws -> AssetQuery {
         var query = AssetQuery()
-        if let year = q.get("year"), !year.isEmpty {
+        if let year = q["year"], !year.isEmpty {
             guard let y = Int(year) else { throw WebError(.badRequest, "year must be a number, not \(year.debugDescription)", code: "invalid_argument") }
             query.year = y
         }
-        if let place = q.get("place"), !place.isEmpty { query.place = place }
-        if let person = q.get("person"), !person.isEmpty { query.person = person }
-        if let kind = q.get("kind"), !kind.isEmpty {
+        if let place = q["place"], !place.isEmpty { query.place = place }
+        if let person = q["person"], !person.isEmpty { query.person = person }
+        if let kind = q["kind"], !kind.isEmpty {
             guard let k = AssetKind(rawValue: kind) else { throw WebError(.badRequest, "kind is photo, screenshot or video, not \(kind.debugDescription)", code: "invalid_argument") }
             query.kind = k
         }
-        if let sort = q.get("sort"), !sort.isEmpty {
+        if let sort = q["sort"], !sort.isEmpty {
             guard let s = AssetQuery.Sort(rawValue: sort) else { throw WebError(.badRequest, "sort is date, score, size or name", code: "invalid_argument") }
             query.sort = s
         }
-        query.reverse = q.get("reverse") == "1"
+        query.reverse = q["reverse"] == "1"
         return query
     }
 

@@ -33,8 +33,10 @@ struct PageRoutes {
         }
         // A generated album's key is its path ("Years/2024"), hence the catch-all.
         router.get("/albums/**") { _, context in
-            _ = try AlbumRoutes.key(context.parameters.getCatchAll())
-            return try shell(page: "album", title: "Album")
+            let key = try AlbumRoutes.key(context.parameters.getCatchAll())
+            let session = app.session
+            let album = try await Blocking.run { try AlbumRoutes.find(key, in: session) }
+            return try shell(page: "album", title: album.title)
         }
         router.get("/pair") { request, _ in try pair(request) }
     }
@@ -42,6 +44,8 @@ struct PageRoutes {
     func shell(page: String, title: String) throws -> Response {
         guard let file = app.files.file("app.html") else { throw WebError(.internalServerError, "app.html is missing from this build") }
         let html = String(decoding: file.bytes, as: UTF8.self)
+            .replacingOccurrences(of: "\"/static/", with: "\"\(staticPrefix)")
+            .replacingOccurrences(of: "</head>", with: modulePreloads + "</head>")
             .replacingOccurrences(of: "{{title}}", with: "\(title) — Shoebox")
             .replacingOccurrences(of: "{{page}}", with: page)
             .replacingOccurrences(of: "{{token}}", with: app.policy.pageToken)
@@ -49,6 +53,17 @@ struct PageRoutes {
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// `/static/v-VERSION/` for the built-in files (kept by the browser for ever: a new build has
+    /// a new version), `/static/` for a folder's. The pages' imports and stylesheets are relative,
+    /// so everything they load comes under the same prefix.
+    var staticPrefix: String { app.files.version.map { "/static/v-\($0)/" } ?? "/static/" }
+
+    /// Every script module, asked for at once: without this the browser finds them one import
+    /// level at a time, a round trip each.
+    var modulePreloads: String {
+        app.files.paths(under: "js").map { "<link rel=\"modulepreload\" href=\"\(staticPrefix)\($0)\">\n" }.joined()
     }
 
     /// `/pair?token=T`: the one-time token for a session cookie, then the library.
@@ -70,13 +85,19 @@ struct StaticRoutes {
 
     func add(to router: Router<WebContext>) {
         router.get("/static/**") { request, context in
-            let path = context.parameters.getCatchAll().joined(separator: "/")
+            var parts = context.parameters.getCatchAll()
+            // `v-VERSION/…`: this build's files, the same for ever under that name. Another
+            // version (a page loaded before an upgrade) gets today's file, not cached for long.
+            let versioned = parts.first.map { $0.hasPrefix("v-") } ?? false
+            let current = versioned && parts.first == "v-\(app.files.version ?? "")"
+            if versioned { parts.removeFirst() }
+            let path = parts.joined(separator: "/")
             guard !path.hasSuffix(".html"), let file = app.files.file(path) else {
                 throw WebError(.notFound, "no file /static/\(path)", code: "not_found")
             }
             var headers = HTTPFields()
             headers[.eTag] = file.etag
-            headers[.cacheControl] = path.hasPrefix("fonts/") ? "public, max-age=31536000, immutable" : "no-cache"
+            headers[.cacheControl] = current || path.hasPrefix("fonts/") ? "public, max-age=31536000, immutable" : "no-cache"
             if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: headers) }
             headers[.contentType] = file.contentType
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))

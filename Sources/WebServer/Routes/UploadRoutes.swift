@@ -16,7 +16,7 @@ struct UploadRoutes {
     }
 
     func upload(_ request: Request) async throws -> Response {
-        guard let raw = request.uri.queryParameters.get("name"), !raw.isEmpty else {
+        guard let raw = FormQuery.parse(request.uri.query)["name"], !raw.isEmpty else {
             throw WebError(.badRequest, "an upload needs ?name=FILE_NAME", code: "invalid_argument")
         }
         if let length = request.headers[.contentLength].flatMap(Int64.init), length > app.uploadLimit {

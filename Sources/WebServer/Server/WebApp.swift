@@ -10,6 +10,7 @@ final class WebApp: Sendable {
     let policy: AccessPolicy
     let events: LiveEvents
     let previews = PreviewCache(capacity: 8)
+    let grids = GridCache()
     /// Largest upload accepted, in bytes.
     let uploadLimit: Int64
 
@@ -29,6 +30,18 @@ final class WebApp: Sendable {
             throw WebError(.notFound, "no asset \(id)", code: "not_found")
         }
         return asset
+    }
+
+    /// The grid document of `query` (`key`: its canonical query string) at the index's present
+    /// generation, from the cache when it is that generation's.
+    func gridDocument(_ key: String, _ query: AssetQuery) throws -> Data {
+        try session.read { index in
+            let generation = try index.generation()
+            if let cached = grids.document(key, generation: generation) { return cached }
+            let document = LibraryRoutes.gridDocument(generation: generation, rows: try index.gridRows(matching: query))
+            grids.store(key, generation: generation, document: document)
+            return document
+        }
     }
 
     /// Every route of the app, behind the access policy.

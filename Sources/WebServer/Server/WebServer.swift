@@ -42,7 +42,7 @@ public enum WebServer {
         let events = LiveEvents()
         let files = WebFiles(root: options.webRoot.map { URL(fileURLWithPath: $0, isDirectory: true) })
         let app = WebApp(session: session, files: files, policy: policy, events: events, uploadLimit: options.uploadLimit)
-        let responder = app.router().buildResponder()
+        let responder = HeadAsGet(base: app.router().buildResponder())
 
         let bound = BindCounter(expected: lanAddress == nil ? 1 : 2) {
             listening(Listening(url: "http://127.0.0.1:\(port)/",
@@ -51,7 +51,7 @@ public enum WebServer {
         var services: [any Service] = [
             Application(responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "Shoebox"),
                         onServerRunning: { _ in bound.one() }, logger: logger),
-            LibraryUpkeep(session: session, events: events, watching: options.watch, logger: logger),
+            LibraryUpkeep(session: session, events: events, watching: options.watch, logger: logger) { LibraryRoutes.warm(app) },
         ]
         if let lanAddress {
             services.append(Application(responder: responder, configuration: .init(address: .hostname(lanAddress, port: port), serverName: "Shoebox"),
@@ -104,3 +104,20 @@ public enum WebServer {
         throw ShoeboxError(.io, "--lan found no network address other than loopback on this machine")
     }
 }
+
+/// HEAD answered as GET without the body: Hummingbird's router matches methods exactly, and a
+/// route is chosen before any middleware runs.
+struct HeadAsGet<Base: HTTPResponder>: HTTPResponder where Base.Context == WebContext {
+    typealias Context = WebContext
+    let base: Base
+
+    func respond(to request: Request, context: WebContext) async throws -> Response {
+        guard request.method == .head else { return try await base.respond(to: request, context: context) }
+        var head = request.head
+        head.method = .get
+        var response = try await base.respond(to: Request(head: head, body: request.body), context: context)
+        response.body = ResponseBody()
+        return response
+    }
+}
+

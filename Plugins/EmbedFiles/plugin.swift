@@ -1,18 +1,22 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the files under a target's `Web/` folder into its code at build time (one generated
-/// Swift file), so the installed `shoebox` binary serves its pages with no folder beside it.
+/// Embeds a target's data folder into its code at build time (one generated Swift file,
+/// `EmbeddedFiles`), so the installed `shoebox` binary is one file: no resource folder beside it
+/// (SwiftPM's `resources:` are a bundle looked up beside the binary or in the build folder).
 /// Every file is an input: editing, adding or removing one regenerates the source.
 @main
-struct EmbedWebAssets: BuildToolPlugin {
+struct EmbedFiles: BuildToolPlugin {
+    /// The folder embedded, by target (the target excludes it from its sources).
+    static let folders = ["WebServer": "Web", "Places": "Resources"]
+
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        guard let module = target as? SourceModuleTarget else { return [] }
-        let web = module.directoryURL.appendingPathComponent("Web")
-        let output = context.pluginWorkDirectoryURL.appendingPathComponent("EmbeddedWebFiles.swift")
+        guard let module = target as? SourceModuleTarget, let name = Self.folders[target.name] else { return [] }
+        let web = module.directoryURL.appendingPathComponent(name)
+        let output = context.pluginWorkDirectoryURL.appendingPathComponent("EmbeddedFiles.swift")
         return [.buildCommand(
-            displayName: "Embedding \(target.name)'s web files",
-            executable: try context.tool(named: "embed-web-assets").url,
+            displayName: "Embedding \(target.name)'s \(name)/",
+            executable: try context.tool(named: "embed-files").url,
             arguments: [web.path, output.path],
             inputFiles: Self.files(under: web),
             outputFiles: [output])]

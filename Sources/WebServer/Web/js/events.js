@@ -1,0 +1,56 @@
+// Live updates: one EventSource on /api/events for the whole page, shared by whoever listens.
+// The server sends `event: library` with {"generation": N} whenever the index changes (this
+// server's watcher or a CLI command in another process).
+
+let source = null;
+const listeners = new Set();
+let lastGeneration = null;
+
+function connect() {
+  if (source || typeof EventSource === "undefined") return;
+  // EventSource reconnects by itself after a dropped connection (server restart, sleep).
+  source = new EventSource("/api/events");
+  source.addEventListener("library", (event) => {
+    let generation = null;
+    // A string or a number, depending on the server; compared as text.
+    try { generation = String(JSON.parse(event.data).generation ?? "") || null; } catch { generation = null; }
+    // The same generation twice (a reconnect replays the state) is no change.
+    if (generation !== null && generation === lastGeneration) return;
+    lastGeneration = generation;
+    for (const listener of [...listeners]) {
+      try { listener(generation); } catch (error) { console.error(error); }
+    }
+  });
+}
+
+/**
+ * Calls callback(generation) whenever the library changes. Returns a function that stops it.
+ * Calls arriving in a burst are the caller's to coalesce (see coalesce below).
+ */
+export function onLibraryChange(callback) {
+  connect();
+  listeners.add(callback);
+  return () => listeners.delete(callback);
+}
+
+/** Remembers the generation the page loaded with, so the first event that repeats it is ignored. */
+export function setKnownGeneration(generation) {
+  if (lastGeneration === null && generation !== null && generation !== undefined) lastGeneration = String(generation);
+}
+
+/**
+ * Wraps an async function so calls during a run collapse into one more run after it, with the
+ * latest call's arguments (what was asked last is what counts).
+ */
+export function coalesce(fn) {
+  let running = null, pending = null;
+  const run = (...args) => {
+    if (running) { pending = args; return running; }
+    running = (async () => {
+      let next = args;
+      while (next) { pending = null; await fn(...next); next = pending; }
+    })().finally(() => { running = null; });
+    return running;
+  };
+  return run;
+}

@@ -1,0 +1,1 @@
+"""Shared fixtures of the browser tests: libraries, the server, the browser, the screens' parts."""
