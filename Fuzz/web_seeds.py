@@ -32,8 +32,8 @@ def web_seeds(put, read, media, tiny_png):
         put("WebRequest", b"\4" + path.encode(), "static")
     for q in ["year=2024&kind=photo&sort=score&reverse=1", "place=Reykjav%C3%ADk", "person=Ana", "year=abc", "kind=cat",
               "year=99999999999999999999", "place=%27%3B%20DROP%20TABLE%20asset%3B--", "year=2024&year=2025", "sort=name&reverse=0",
-              "person=%3F", "place=%25&person=_"]:
-        put("WebRequest", b"\5" + q.encode(), "query")
+              "person=%3F", "place=%25&person=_", "place=a%26year%3D2024", "place=a+b&year=2024", "=x&%3D=y"]:
+        put("WebRequest", b"\5" + q.encode(), "finding-key" if "%26" in q else "query")
     jpeg_head = read(media(".jpg")[0])[:4096] if media(".jpg") else b"\xff\xd8\xff\xe0"
     heic_head = read(media(".heic")[0])[:4096] if media(".heic") else b"\0\0\0\x18ftypheic"
     for name, head, hint in [("IMG_0001.jpg", jpeg_head, "upload"), ("notes.txt", jpeg_head, "finding-name"),

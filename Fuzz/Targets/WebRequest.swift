@@ -14,7 +14,6 @@
 import Analysis
 import Foundation
 import HTTPTypes
-import HummingbirdCore
 @testable import Metadata
 @testable import PhotoLibrary
 @testable import WebServer
@@ -169,18 +168,21 @@ func staticPath(_ raw: String) {
         }
         // Embedded files only under their own names. (Not decoded here: the cache keeps the Data,
         // whose packed reference LeakSanitizer cannot see, and reports as a leak at exit.)
-        if EmbeddedWebFiles.base64[path] == nil {
+        if EmbeddedFiles.base64[path] == nil {
             precondition(embeddedFiles.file(path) == nil, "an embedded file that is not one: \(path.debugDescription)")
         }
     }
 }
 
-/// `/api/library?…` as the server gets it: Hummingbird's query parsing, then Shoebox's filters.
-/// The place and person are values in the SQL, never part of it.
+/// `/api/library?…` as the server reads it (`FormQuery`), then Shoebox's filters. The place and
+/// person are values in the SQL, never part of it; the grid cache's key names one query string
+/// only (it reads back as the same fields), so no filter is answered with another's rows.
 func query(_ text: String) {
-    let parameters = URI("/api/library?" + text).queryParameters
-    guard let q = try? LibraryRoutes.query(parameters) else { return }
-    if let year = parameters.get("year"), !year.isEmpty { precondition(q.year == Int(year), "year \(year.debugDescription) read as \(q.year as Any)") }
+    let form = FormQuery.parse(text)
+    let key = LibraryRoutes.cacheKey(form)
+    precondition(FormQuery.parse(key) == form, "the cache key \(key.debugDescription) stands for other fields than \(form)")
+    guard let q = try? LibraryRoutes.query(form) else { return }
+    if let year = form["year"], !year.isEmpty { precondition(q.year == Int(year), "year \(year.debugDescription) read as \(q.year as Any)") }
     var plain = q
     if plain.place != nil { plain.place = "x" }
     if plain.person != nil { plain.person = "x" }

@@ -11,7 +11,7 @@ struct LibraryRoutes {
         router.get("/api/library") { request, _ in
             let form = FormQuery.parse(request.uri.query)
             let query = try Self.query(form)
-            let key = form.keys.sorted().map { "\($0)=\(form[$0]!)" }.joined(separator: "&")
+            let key = Self.cacheKey(form)
             let app = self.app
             return JSONBody.response(data: try await Blocking.run { try app.gridDocument(key, query) })
         }
@@ -43,6 +43,11 @@ struct LibraryRoutes {
     /// The unfiltered grid, made now for the next page that asks (after a change).
     static func warm(_ app: WebApp) {
         _ = try? app.gridDocument("", AssetQuery())
+    }
+
+    /// The grid cache's key of a query string's fields (apart for the fuzz target).
+    static func cacheKey(_ form: [String: String]) -> String {
+        form.keys.sorted().map { "\($0)=\(form[$0]!)" }.joined(separator: "&")
     }
 
     /// `list`'s filters from the query string: year, place, person, kind, sort, reverse.
