@@ -45,9 +45,12 @@ struct LibraryRoutes {
         _ = try? app.gridDocument("", AssetQuery())
     }
 
-    /// The grid cache's key of a query string's fields (apart for the fuzz target).
+    /// The grid cache's key of a query string's fields, each name and value percent-encoded: joined
+    /// as they were decoded, `place=a%26year%3D2024` (a place "a&year=2024") and `place=a&year=2024`
+    /// shared a key, and one filter was answered with the other's cached rows.
     static func cacheKey(_ form: [String: String]) -> String {
-        form.keys.sorted().map { "\($0)=\(form[$0]!)" }.joined(separator: "&")
+        let encode = { (s: String) in s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s }
+        return form.keys.sorted().map { "\(encode($0))=\(encode(form[$0]!))" }.joined(separator: "&")
     }
 
     /// `list`'s filters from the query string: year, place, person, kind, sort, reverse.
