@@ -1,42 +1,53 @@
 // The library's current order, handed from the grid to the viewer through sessionStorage so
 // ← → in the viewer step through what the grid showed (same filters, same order), and the
-// viewer's Escape returns to the grid at the photo last seen. From the library the order also
-// carries each item's kind, size and version, so the viewer asks for the picture at once,
-// without waiting for the asset's details. No imports: app.js reads it before the screens load.
+// viewer's Escape returns to the grid at the photo last seen. Beside it, what the grid knows of
+// each picture (kind, size, version), so the viewer asks for the picture at once, without
+// waiting for the asset's details. No imports: app.js reads them before the screens load.
 const ORDER_KEY = "shoebox.library.order";
+const MEDIA_KEY = "shoebox.library.media";
 const RETURN_KEY = "shoebox.library.return";
 // Beyond this many ids the list is not stored (sessionStorage holds ~5 M characters); the
-// viewer fetches it again with the stored query instead. The pictures' details take ~30
-// characters more an item, so they are kept for fewer.
+// viewer fetches it again with the stored query instead. The pictures take ~60 characters an
+// item, so they are kept for fewer.
 const MAX_STORED_IDS = 40000;
 const MAX_STORED_MEDIA = 20000;
 const KINDS = { p: "photo", s: "screenshot", v: "video" };
 
-let cached; // the stored record as last read or written (undefined: not read yet)
+let cached; // the stored order as last read or written (undefined: not read yet)
+let media;  // the stored pictures' text, likewise
 
-/**
- * Remembers an order: query (the filters' URLSearchParams string), the ids, and optionally
- * media: one [kind, width, height, sha8] per id (kind "p", "s" or "v", as GET /api/library says);
- * back: { href, label } where the viewer's Back (and Escape) go, when not the library
- * (an album: { href: "/albums/KEY", label: "Back to album" }).
- */
-export function saveOrder(query, ids, { media = null, back = null } = {}) {
-  const record = { query, ids: ids.length <= MAX_STORED_IDS ? ids : null };
-  if (media && record.ids && ids.length <= MAX_STORED_MEDIA) record.media = media;
-  if (back) record.back = back;
-  cached = record;
-  try { sessionStorage.setItem(ORDER_KEY, JSON.stringify(record)); } catch {
-    // Storage full or off: the viewer re-fetches. An older order must not stand in for this one.
-    try { sessionStorage.removeItem(ORDER_KEY); } catch { /* storage off */ }
+function store(key, text) {
+  try { sessionStorage.setItem(key, text); } catch {
+    // Storage full or off: the viewer re-fetches. An older record must not stand in for this one.
+    try { sessionStorage.removeItem(key); } catch { /* storage off */ }
   }
 }
 
-/** saveOrder for items as GET /api/library lists them: [id, taken, kind, width, height, sha8, …]. */
-export function saveLibraryOrder(query, items) {
-  saveOrder(query, items.map((item) => item[0]), { media: items.map((item) => [item[2], item[3], item[4], item[5]]) });
+/**
+ * Remembers an order: query (the filters' URLSearchParams string), the ids, and `back`:
+ * { href, label } where the viewer's Back (and Escape) go, when not the library (an album:
+ * { href: "/albums/KEY", label: "Back to album" }).
+ */
+export function saveOrder(query, ids, { back = null } = {}) {
+  const record = { query, ids: ids.length <= MAX_STORED_IDS ? ids : null };
+  if (back) record.back = back;
+  cached = record;
+  store(ORDER_KEY, JSON.stringify(record));
 }
 
-/** { query, ids|null, media? } or null when the viewer was opened directly. */
+/**
+ * saveOrder for items as GET /api/library lists them, [id, taken, kind, width, height, sha8, …],
+ * and their pictures: a line "ID KIND WIDTH HEIGHT SHA8" each, found by the id's position in
+ * the text (a viewer opened with 10,000 of them parses one line, not them all).
+ */
+export function saveLibraryOrder(query, items) {
+  saveOrder(query, items.map((item) => item[0]));
+  if (items.length > MAX_STORED_MEDIA) return;
+  media = `\n${items.map((item) => `${item[0]} ${item[2]} ${item[3]} ${item[4]} ${item[5]}`).join("\n")}\n`;
+  store(MEDIA_KEY, media);
+}
+
+/** { query, ids|null, back? } or null when the viewer was opened directly. */
 export function loadOrder() {
   if (cached === undefined) {
     try { cached = JSON.parse(sessionStorage.getItem(ORDER_KEY) ?? "null"); } catch { cached = null; }
@@ -45,15 +56,20 @@ export function loadOrder() {
 }
 
 /**
- * What the stored order knows of `id`'s picture, enough to show it before its details arrive:
- * { id, kind: "photo"|"screenshot"|"video", width, height, sha8 }, or null.
+ * What the grid knew of `id`'s picture, enough to show it before its details arrive:
+ * { id, kind: "photo"|"screenshot"|"video", width, height, sha8 }, or null. (The asset's details
+ * say if it has changed since.)
  */
 export function knownMedia(id) {
-  const order = loadOrder();
-  const index = order?.media ? order.ids.indexOf(id) : -1;
-  const media = index >= 0 ? order.media[index] : null;
-  if (!Array.isArray(media) || !media[3]) return null;
-  return { id, kind: KINDS[media[0]] ?? "photo", width: media[1], height: media[2], sha8: media[3] };
+  if (media === undefined) {
+    try { media = sessionStorage.getItem(MEDIA_KEY) ?? ""; } catch { media = ""; }
+  }
+  const at = id ? media.indexOf(`\n${id} `) : -1;
+  if (at < 0) return null;
+  const [, kind, width, height, sha8] = media.slice(at + 1, media.indexOf("\n", at + 1)).split(" ");
+  if (!/^[0-9a-f]{8}$/.test(sha8 ?? "")) return null;
+  const size = (text) => (Number(text) > 0 ? Number(text) : null);
+  return { id, kind: KINDS[kind] ?? "photo", width: size(width), height: size(height), sha8 };
 }
 
 /** The photo the library should show and focus when it loads next. */

@@ -47,11 +47,9 @@ export class Neighbours {
     if (index === undefined) return null;
     const ids = this.ids.filter((other) => other !== id);
     this.#use(ids);
-    // The stored order loses the same item, and keeps the rest of what it knows.
+    // The stored order loses the same item, and keeps where Back goes.
     const stored = loadOrder();
-    const at = stored?.ids ? stored.ids.indexOf(id) : -1;
-    const media = stored?.media && at >= 0 ? stored.media.filter((_, i) => i !== at) : null;
-    saveOrder(stored?.query ?? "", ids, { media: media?.length === ids.length ? media : null, back: stored?.back ?? null });
+    saveOrder(stored?.query ?? "", ids, { back: stored?.back ?? null });
     return ids[index] ?? ids[index - 1] ?? null;
   }
 
