@@ -1,7 +1,9 @@
 """The library grid on 10,000 assets: scrolled to its end, filtered by year, and the viewer
-stepped with the arrow keys — each checked against `shoebox list --json`."""
+stepped with the arrow keys — each checked against `shoebox list --json`; a year's album of
+hundreds of photos, scrolled to its end and its photo opened, against `album show --json`."""
 import unittest
 
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from support import browser, libraries
@@ -110,6 +112,36 @@ class GridTests(unittest.TestCase):
         browser.wait_ready(d, "the library after the viewer")
         wait_tiles(d, "tiles after leaving the viewer")
         browser.wait("the thumbnails in view after leaving the viewer", lambda: browser.images_loaded(d), 15)
+
+    def test_a_years_album_scrolls_to_its_end_and_its_viewer_goes_back_to_it(self):
+        d = self.driver
+        album = libraries.cli(self.lib, "album", "show", "Years/2013")
+        ids = [e["id"] for e in album["entries"] if e.get("id")]
+        self.assertGreater(len(ids), 400, "the year's album is too small to tell")
+        browser.requested_urls(d)
+        browser.open_page(d, self.server.page_url("/albums"))
+        browser.wait("the albums' covers", lambda: browser.images_loaded(d), 30)
+        one_by_one = [u for u in browser.requested_urls(d) if "/api/albums/" in u]
+        self.assertEqual(one_by_one, [], "the albums page asked for each album to find its cover")
+
+        browser.open_page(d, self.server.page_url("/albums/Years/2013"))
+        shown = lambda: d.execute_script(
+            "return [...document.querySelectorAll('main a[href^=\"/asset/\"]')].map(a => a.getAttribute('href').split('/').pop())")
+        first = browser.wait("the album's first photos", shown, 30)
+        self.assertEqual(first, ids[:len(first)], "the album's photos are not in its order")
+        self.assertLess(len(first), len(ids), f"all {len(ids)} tiles drawn at once: an album of thousands would be too")
+        browser.wait("the album's last photo, scrolling down", lambda: d.execute_script(
+            "scrollTo(0, document.documentElement.scrollHeight)") or ids[-1] in shown(), 60, 0.3)
+        self.assertEqual(shown(), ids, "scrolled to its end, the album does not show its photos once each, in order")
+        browser.screenshot(d, "album-year-end")
+
+        d.find_element(By.CSS_SELECTOR, f'main a[href="/asset/{ids[-1]}"]').click()
+        browser.wait("the viewer of the album's last photo", lambda: asset_id_in_url(d) == ids[-1], 15)
+        browser.wait("its image", lambda: viewer_shows(d, ids[-1]), 30)
+        browser.press(d, Keys.ARROW_LEFT)
+        browser.wait("← to the album's photo before", lambda: asset_id_in_url(d) == ids[-2], 15)
+        browser.one(d, "link", "Back to album").click()
+        browser.wait("the album again", lambda: d.current_url.endswith("/albums/Years/2013"), 15)
 
 
 if __name__ == "__main__":

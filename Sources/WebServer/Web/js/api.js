@@ -1,6 +1,7 @@
 // Talking to Shoebox's server (/api/…) and telling the user what happened (toasts).
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
+import { takePrefetched } from "./early.js";
 
 // The page's token (web-api.md): sent with state-changing requests as well as the Origin the
 // browser adds, so a request still passes where a proxy or an extension strips Origin.
@@ -8,20 +9,13 @@ function token() {
   return document.querySelector('meta[name="shoebox-token"]')?.content ?? "";
 }
 
-const prefetched = new Map();
-
-/**
- * Starts a GET now so the screen that needs it finds it under way (app.js asks for the page's
- * data while the screen's modules are still loading). The next getJSON of the same URL takes it.
- */
-export function prefetchJSON(url) {
-  if (!prefetched.has(url)) prefetched.set(url, fetch(url, { headers: { Accept: "application/json" } }));
-}
+export { prefetchJSON } from "./early.js";
 
 /** GET a JSON resource; throws an Error carrying the server's one-line `error` (and .status, .code). */
 export async function getJSON(url, { signal } = {}) {
-  const early = prefetched.get(url);
-  if (early) { prefetched.delete(url); return readJSON(await early); }
+  // Asked for already by app.js (js/early.js) while the screen's modules were loading?
+  const early = takePrefetched(url);
+  if (early) return readJSON(await early);
   const response = await fetch(url, { headers: { Accept: "application/json" }, signal });
   return readJSON(response);
 }

@@ -1,9 +1,13 @@
 // The app's entry: every page is the same shell (app.html); this reads which screen the server
 // named in <meta name="shoebox-page">, marks the nav, and hands <main> to that screen's module.
+// Its imports have no imports of their own (and app.html preloads them first), so this runs,
+// and asks for the page's data, as soon as they have arrived, not after the screens' modules.
 import { h, useStyles } from "./dom.js";
 import { icon } from "./icons.js";
-import { prefetchJSON } from "./api.js";
-import { filterQuery } from "./library/filters.js";
+import { prefetchJSON, preloadImage } from "./early.js";
+import { thumbURL, previewURL } from "./media.js";
+import { filterQuery, libraryAPI } from "./library/query.js";
+import { knownMedia } from "./library/order.js";
 
 const SCREENS = new Set(["library", "asset", "albums", "album", "people", "person", "trash",
   "tidy", "curate", "compose", "memories", "tracker"]);
@@ -44,32 +48,29 @@ function showFailure(main, error) {
     h("p", {}, h("a", { href: "/", text: "Back to the library" }))));
 }
 
-// The data the first screens need, asked for before their modules load (they arrive in parallel):
-// the library's list on /, the asset on /asset/ID. Must build the same URLs the screens do.
+// The data the first screens need, asked for before their modules run (they arrive in
+// parallel). Must build the same URLs the screens do.
+//   /          the library's list and the filters' facets, both at once;
+//   /asset/ID  the asset, and its picture when the grid's order knows its version (the screen
+//              shows the 1024 px thumbnail, then the preview: both are under way by then).
 function prefetchFor(params) {
   if (params.page === "library") {
-    const query = filterQuery(params.query.toString()).toString();
-    prefetchJSON(`/api/library${query ? `?${query}` : ""}`);
+    prefetchJSON(libraryAPI(filterQuery(params.query.toString())));
+    prefetchJSON("/api/facets");
   } else if (params.page === "asset" && params.id) {
     prefetchJSON(`/api/assets/${encodeURIComponent(params.id)}`);
+    const known = knownMedia(params.id);
+    if (known && known.kind !== "video") {
+      preloadImage(thumbURL(known.id, known.sha8, 1024));
+      preloadImage(previewURL(known.id, known.sha8));
+    }
   }
 }
 
-// The landing screens' module graphs, fetched at once instead of level by level as imports are
-// discovered (four levels deep for the library), and their stylesheets before their code runs.
-// A list that falls behind the code costs only speed: the imports still load what they need.
-const EARLY = {
-  library: ["screens/library.js", "events.js", "dialog.js", "library/layout.js", "library/grid.js",
-    "library/grid-keys.js", "library/tiles.js", "library/scrubber.js", "library/actions.js",
-    "library/upload.js", "library/order.js"],
-  asset: ["screens/asset.js", "dialog.js", "library/actions.js", "library/order.js", "library/layout.js",
-    "library/tiles.js", "viewer/zoom.js", "viewer/stage.js", "viewer/details.js", "viewer/neighbours.js"],
-};
-
-function preloadFor(page) {
-  for (const path of EARLY[page] ?? []) document.head.append(h("link", { rel: "modulepreload", href: `/static/js/${path}` }));
-  if (EARLY[page]) useStyles(page);
-}
+// Every module is fetched at once by the shell (the server adds a <link rel=modulepreload> for
+// each file under js/), so imports are no waterfall. The landing screens' stylesheets are asked
+// for here, before their code runs.
+const EARLY_STYLES = new Set(["library", "asset"]);
 
 async function start() {
   const page = document.querySelector('meta[name="shoebox-page"]')?.content ?? "library";
@@ -79,7 +80,7 @@ async function start() {
   try {
     const params = paramsFor(page);
     prefetchFor(params);
-    preloadFor(page);
+    if (EARLY_STYLES.has(page)) useStyles(page);
     const screen = await import(`./screens/${page}.js`);
     await screen.show(main, params);
   } catch (error) {

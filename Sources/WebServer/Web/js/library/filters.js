@@ -3,17 +3,10 @@
 // a bookmark keeps them; the same query is what GET /api/library takes.
 import { h } from "../dom.js";
 import { getJSON } from "../api.js";
+import { FILTER_KEYS, filterQuery } from "./query.js";
 
-export const FILTER_KEYS = ["year", "place", "person", "kind"];
+export { FILTER_KEYS, filterQuery };
 const KIND_LABELS = { photo: "Photos", screenshot: "Screenshots", video: "Videos" };
-
-/** The filter part of a URL query, in a fixed order (so equal filters give equal strings). */
-export function filterQuery(search = window.location.search) {
-  const from = new URLSearchParams(search);
-  const query = new URLSearchParams();
-  for (const key of FILTER_KEYS) if (from.get(key)) query.set(key, from.get(key));
-  return query;
-}
 
 export class LibraryFilters {
   /** onChange(query: URLSearchParams) after the person changes a filter. */

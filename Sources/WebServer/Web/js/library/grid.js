@@ -2,7 +2,7 @@
 // tall element whose height is the layout's; only rows within a screen of the viewport exist,
 // absolutely placed, rebuilt on requestAnimationFrame after a scroll. Selection is a set of ids,
 // so it survives a re-fetch; keyboard handling is in grid-keys.js.
-import { h } from "../dom.js";
+import { h, whenIdle } from "../dom.js";
 import { computeLayout, ID } from "./layout.js";
 import { makeTile, makeHeading } from "./tiles.js";
 import { handleGridKey } from "./grid-keys.js";
@@ -80,23 +80,34 @@ export class LibraryGrid {
     this.element.setAttribute("aria-colcount", String(this.layout.columns));
     // Rebuilding the rows removes the focused cell; put focus back on its successor.
     const hadFocus = this.element.contains(document.activeElement);
+    const firstShow = this.rendered.size === 0;
     this.#clearRows();
     if (keep && keep.index !== undefined && keep.index < this.items.length) {
       const row = this.layout.rowOfItem(keep.index);
       window.scrollTo(0, this.#gridTop() + this.layout.rows.y[row] - keep.offset);
     }
-    this.render();
+    // The first time, only the rows on screen: their thumbnails are asked for before any other
+    // and the first paint waits for no off-screen tile; the rows around follow when idle.
+    if (firstShow) {
+      this.render({ overscan: 0 });
+      whenIdle(this.schedule);
+    } else this.render();
     if (hadFocus) this.#cell(this.focusIndex)?.focus({ preventScroll: true });
   }
 
-  /** Builds the rows near the viewport and removes the others (but never the focused one's). */
-  render() {
+  /**
+   * Builds the rows near the viewport (within `overscan` screens) and removes the others (but
+   * never the focused one's).
+   */
+  render({ overscan = OVERSCAN } = {}) {
     const layout = this.layout;
     if (!layout) return;
     const top = window.scrollY - this.#gridTop();
     const screen = window.innerHeight;
-    const first = layout.rowAt(Math.max(0, top - screen * OVERSCAN));
-    const last = layout.rowAt(Math.max(0, top + screen * (1 + OVERSCAN)));
+    const first = layout.rowAt(Math.max(0, top - screen * overscan));
+    const last = layout.rowAt(Math.max(0, top + screen * (1 + overscan)));
+    // Rows on screen now: their tiles' thumbnails go first.
+    this.onScreen = [layout.rowAt(Math.max(0, top)), layout.rowAt(Math.max(0, top + screen))];
     const keepRow = this.items.length ? layout.rowOfItem(this.focusIndex) : -1;
     const now = performance.now();
     const speed = Math.abs(window.scrollY - (this.lastScrollY ?? window.scrollY)) / Math.max(1, now - (this.lastRenderTime ?? 0));
@@ -197,7 +208,8 @@ export class LibraryGrid {
       const count = layout.countInRow(row);
       for (let column = 0; column < count; column += 1) {
         const index = start + column;
-        const cell = makeTile(this.items[index], index, column + 1, this.selected.has(this.items[index][ID]), this.deferImages);
+        const urgent = row >= this.onScreen[0] && row <= this.onScreen[1];
+        const cell = makeTile(this.items[index], index, column + 1, this.selected.has(this.items[index][ID]), { defer: this.deferImages, urgent });
         if (this.deferImages) this.hasDeferred = true;
         if (index === this.focusIndex) cell.tabIndex = 0;
         element.append(cell);

@@ -2,6 +2,7 @@
 // each time its row comes into view (rows out of view are removed: only visible <img>s exist).
 import { h, formatDate } from "../dom.js";
 import { icon } from "../icons.js";
+import { thumbURL as mediaThumbURL } from "../media.js";
 import { ID, EPOCH, KIND, SHA8, DURATION } from "./layout.js";
 
 const KIND_NAMES = { p: "Photo", s: "Screenshot", v: "Video" };
@@ -23,17 +24,19 @@ export function tileName(item) {
 }
 
 export function thumbURL(item, size = 256) {
-  return `/media/thumb/${encodeURIComponent(item[ID])}?size=${size}&v=${item[SHA8]}`;
+  return mediaThumbURL(item[ID], item[SHA8], size);
 }
 
 /**
- * A gridcell for the item at `index`; column is 1-based (aria-colindex). deferImage: during a
- * fast fling the thumbnail's URL waits in data-src (see grid.js) so rows flying past cost no
- * download nor decode.
+ * A gridcell for the item at `index`; column is 1-based (aria-colindex).
+ * defer: during a fast fling the thumbnail's URL waits in data-src (see grid.js) so rows flying
+ * past cost no download nor decode. urgent: the tile is on screen as the grid first appears, so
+ * its thumbnail is asked for at once and before others (the rows around the view wait, lazily).
  */
-export function makeTile(item, index, column, selected, deferImage = false) {
+export function makeTile(item, index, column, selected, { defer = false, urgent = false } = {}) {
   const image = h("img", {
-    [deferImage ? "data-src" : "src"]: thumbURL(item), alt: "", loading: "lazy", decoding: "async", draggable: "false",
+    [defer ? "data-src" : "src"]: thumbURL(item), alt: "", decoding: "async", draggable: "false",
+    loading: urgent ? null : "lazy", fetchpriority: urgent ? "high" : null,
   });
   // A thumbnail that fails to load (a damaged file) leaves a drawn placeholder, not a broken icon.
   image.addEventListener("error", () => image.replaceWith(h("span", { class: "tile-missing" }, icon("photo"))), { once: true });

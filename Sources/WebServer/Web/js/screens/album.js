@@ -29,9 +29,12 @@ function albumKey(params) {
 
 const entryKey = (entry) => entry.id ?? entry.path;
 
-/** The viewer's ← → step through the album in its order (js/library/order.js hands it over). */
-function rememberOrder(entries) {
-  saveOrder('', entries.map((entry) => entry.id).filter(Boolean));
+/**
+ * The viewer's ← → step through the album in its order (js/library/order.js hands it over),
+ * and its Back returns here.
+ */
+function rememberOrder(entries, key) {
+  saveOrder('', entries.map((entry) => entry.id).filter(Boolean), { back: { href: `/albums/${albumPath(key)}`, label: 'Back to album' } });
 }
 
 export async function show(main, params) {
@@ -61,7 +64,11 @@ export async function show(main, params) {
     setTitle(album.name);
     renderHeader();
     if (album.kind === 'user') (view ??= userAlbumView()).update(album.entries);
-    else body.replaceChildren(readOnlyGrid(album));
+    else {
+      // A redraw after a change keeps as many tiles as were drawn (the scroll stays put).
+      const drawn = body.querySelectorAll('.sb-tiles-links > li').length;
+      body.replaceChildren(readOnlyGrid(album, key, drawn));
+    }
   }
 
   function renderHeader() {
@@ -100,7 +107,7 @@ export async function show(main, params) {
       }),
       onOpen: (entry) => {
         if (!entry.id) return;
-        rememberOrder(list.items);
+        rememberOrder(list.items, key);
         location.assign(`/asset/${encodeURIComponent(entry.id)}`);
       },
       onChange: (selected) => paintControls(selected),
@@ -206,11 +213,32 @@ function canMove(order, keys, delta) {
   return keys.size > 0 && movedBy(order, keys, delta) !== null;
 }
 
+// A generated album may hold thousands of photos (a year, a person): its tiles are drawn a
+// screenful or so at a time, the next batch when the end of the list comes near.
+const BATCH = 180;
+
 /** A generated album: a plain list of links, since nothing in it can be selected or changed. */
-function readOnlyGrid(album) {
+function readOnlyGrid(album, key, atLeast = 0) {
   if (!album.entries.length) return h('p', { class: 'sb-empty', text: 'No photos in this album now.' });
-  return h('ul', { class: 'sb-tiles sb-tiles-links', 'aria-label': 'Photos in this album', on: { click: () => rememberOrder(album.entries) } },
-    album.entries.map((entry) => h('li', { class: 'sb-tile' },
-      h('a', { href: entry.id ? `/asset/${encodeURIComponent(entry.id)}` : null },
-        h('img', { src: entry.id ? thumbURL(entry.id) : null, alt: basename(entry.path), loading: 'lazy', decoding: 'async' })))));
+  const list = h('ul', { class: 'sb-tiles sb-tiles-links', 'aria-label': 'Photos in this album', on: { click: () => rememberOrder(album.entries, key) } });
+  const tile = (entry) => h('li', { class: 'sb-tile' },
+    h('a', { href: entry.id ? `/asset/${encodeURIComponent(entry.id)}` : null },
+      h('img', { src: entry.id ? thumbURL(entry.id) : null, alt: basename(entry.path), loading: 'lazy', decoding: 'async' })));
+  let drawn = 0;
+  const more = (count) => {
+    list.append(...album.entries.slice(drawn, drawn + count).map(tile));
+    drawn = Math.min(album.entries.length, drawn + count);
+  };
+  more(Math.max(BATCH, atLeast));
+  if (drawn === album.entries.length) return list;
+  const end = h('div', { class: 'sb-tiles-end', 'aria-hidden': 'true' });
+  const watcher = new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    more(BATCH);
+    watcher.unobserve(end);
+    if (drawn === album.entries.length) end.remove();
+    else watcher.observe(end); // observed again: called again at once if the end is still near
+  }, { rootMargin: '1200px 0px' });
+  watcher.observe(end);
+  return h('div', {}, list, end);
 }

@@ -6,9 +6,9 @@ import { h, useStyles, setTitle } from "../dom.js";
 import { icon } from "../icons.js";
 import { getJSON, toast } from "../api.js";
 import { moveToTrash } from "../library/actions.js";
-import { libraryURL, setReturnItem } from "../library/order.js";
+import { backTo, knownMedia, setReturnItem } from "../library/order.js";
 import { ZoomPan } from "../viewer/zoom.js";
-import { renderMedia, fitMount, originalURL, quickURL } from "../viewer/stage.js";
+import { renderMedia, faceBoxes, fitMount, originalURL, quickURL, pictureOf } from "../viewer/stage.js";
 import { detailsPanel, formatTakenDay } from "../viewer/details.js";
 import { Neighbours } from "../viewer/neighbours.js";
 
@@ -32,7 +32,9 @@ export async function show(main, params) {
   useStyles("asset");
   main.classList.add("viewer-main");
   const neighbours = new Neighbours();
-  let asset = null;
+  let asset = null;     // the asset shown, once its details have arrived
+  let currentId = null; // the asset shown or being loaded (what ← → step from)
+  let picture = null;   // what the stage shows (sized from)
   let media = null;
   let loading = 0;
 
@@ -45,7 +47,9 @@ export async function show(main, params) {
   const live = toolButton("Play Live Photo", "live", () => media?.playLive(), { showLabel: true });
   const download = h("a", { class: "button", href: "#", download: "" }, icon("download"), h("span", { class: "label", text: "Download original" }));
   const trash = toolButton("Move to Recently Deleted", "trash", () => trashThis(), { showLabel: true, kind: "danger" });
-  const back = h("a", { class: "button", href: libraryURL() }, icon("arrowLeft"), h("span", { class: "label", text: "Back to library" }));
+  // Back to where the viewer was opened from: the library, an album, a person.
+  const origin = backTo(params.id);
+  const back = h("a", { class: "button", href: origin.href }, icon("arrowLeft"), h("span", { class: "label", text: origin.label }));
   back.addEventListener("click", (event) => { event.preventDefault(); goBack(); });
 
   const mount = h("div", { class: "viewer-mount" });
@@ -63,11 +67,29 @@ export async function show(main, params) {
     h("div", { class: "viewer-bar" }, back, h("div", { class: "viewer-heading" }, position, heading), tools),
     body,
   );
-  new ResizeObserver(() => { if (asset) { fitMount(stage, mount, asset); zoom.reset(); } }).observe(stage);
+  new ResizeObserver(() => { if (picture) { fitMount(stage, mount, picture); zoom.reset(); } }).observe(stage);
   document.addEventListener("keydown", onKey);
+
+  // The picture: drawn at once when the grid's order knows it (its kind, size and version),
+  // else when the asset has arrived; drawn again only if the asset says otherwise.
+  function showPicture(shown, altText) {
+    picture = shown;
+    fitMount(stage, mount, picture);
+    zoom.reset();
+    media = renderMedia(picture, mount, altText);
+    zoomIn.disabled = media.isVideo;
+    zoomOut.disabled = true;
+  }
 
   async function display(id) {
     const ticket = ++loading;
+    currentId = id;
+    const known = knownMedia(id);
+    if (known && !tools.hidden) {
+      asset = null;
+      heading.textContent = "Loading…";
+      showPicture(known, KIND_NAMES[known.kind] ?? "Item");
+    }
     let loaded;
     try {
       loaded = await getJSON(`/api/assets/${encodeURIComponent(id)}`);
@@ -89,14 +111,18 @@ export async function show(main, params) {
     const day = formatTakenDay(asset.taken_at);
     heading.textContent = day;
     setTitle(`${KIND_NAMES[asset.kind] ?? "Item"}, ${day}`);
-    fitMount(stage, mount, asset);
-    zoom.reset();
-    media = renderMedia(asset, mount, describe(asset));
-    zoomIn.disabled = media.isVideo;
-    zoomOut.disabled = true;
+    const actual = pictureOf(asset);
+    if (!known || !media || media.sha8 !== actual.sha8 || known.kind !== actual.kind || !mount.contains(media.element)) {
+      showPicture(actual, describe(asset));
+    } else {
+      picture = actual;
+      if (known.width !== actual.width || known.height !== actual.height) fitMount(stage, mount, picture);
+      media.element.setAttribute(media.isVideo ? "aria-label" : "alt", describe(asset));
+    }
+    const faces = faceBoxes(asset, mount);
     live.hidden = !(asset.live_video_id || asset.live_video);
     download.href = originalURL(asset, true);
-    side.replaceChildren(detailsPanel(asset, media.faces));
+    side.replaceChildren(detailsPanel(asset, faces));
     updateSteps();
   }
 
@@ -108,21 +134,23 @@ export async function show(main, params) {
     // Warm the cache for the neighbours' quick images, so a step shows something at once.
     for (const s of [-1, 1]) {
       const id = neighbours.step(asset.id, s);
-      if (id) getJSON(`/api/assets/${encodeURIComponent(id)}`).then((a) => { new Image().src = quickURL(a); }).catch(() => {});
+      const known = id && knownMedia(id);
+      if (known) new Image().src = quickURL(known);
+      else if (id) getJSON(`/api/assets/${encodeURIComponent(id)}`).then((a) => { new Image().src = quickURL(pictureOf(a)); }).catch(() => {});
     }
   }
 
   function step(direction) {
-    if (!asset || !neighbours.ids) return;
-    const id = neighbours.step(asset.id, direction);
+    if (!currentId || !neighbours.ids) return;
+    const id = neighbours.step(currentId, direction);
     if (!id) return;
     history.replaceState(history.state, "", `/asset/${encodeURIComponent(id)}`);
     display(id);
   }
 
   function goBack() {
-    if (asset) setReturnItem(asset.id);
-    window.location.assign(libraryURL());
+    if (currentId) setReturnItem(currentId);
+    window.location.assign(origin.href);
   }
 
   async function trashThis() {

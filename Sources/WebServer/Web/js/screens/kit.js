@@ -24,10 +24,7 @@ export function dirname(path) {
 }
 
 /** A thumbnail's URL (256 or 1024 px long side); `sha8` makes it cacheable for good when known. */
-export function thumbURL(id, sha8, size = 256) {
-  const v = sha8 ? `&v=${encodeURIComponent(sha8)}` : '';
-  return `/media/thumb/${encodeURIComponent(id)}?size=${size}${v}`;
-}
+export { thumbURL } from '../media.js';
 
 /**
  * A test for "did this screen's data change?": library events come for every change anywhere,

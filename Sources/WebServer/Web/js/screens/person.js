@@ -63,9 +63,10 @@ export async function show(main, params) {
 
   function renderFaces() {
     const total = person.faces.length;
-    // From a face the viewer's ← → go through this person's photos.
+    // From a face the viewer's ← → go through this person's photos, and its Back returns here.
     const photos = [...new Set(person.faces.map((face) => face.asset_id))];
-    faces.onclick = (event) => { if (event.target.closest('a')) saveOrder('', photos); };
+    const back = { href: `/people/${encodeURIComponent(person.id)}`, label: person.name ? `Back to ${person.name}` : 'Back to this person' };
+    faces.onclick = (event) => { if (event.target.closest('a')) saveOrder('', photos, { back }); };
     const focusedFace = faces.contains(document.activeElement) ? document.activeElement.closest('[data-face]')?.dataset.face : null;
     const focusedLink = document.activeElement?.tagName === 'A';
     faces.replaceChildren(...person.faces.map((face, i) => {

@@ -3,7 +3,8 @@
 // own order fetched again (newest first, as the grid shows it).
 import { getJSON } from "../api.js";
 import { groupByMonth, ID } from "../library/layout.js";
-import { loadOrder, saveOrder } from "../library/order.js";
+import { libraryAPI } from "../library/query.js";
+import { loadOrder, saveOrder, saveLibraryOrder } from "../library/order.js";
 
 export class Neighbours {
   constructor() {
@@ -16,15 +17,15 @@ export class Neighbours {
     const stored = loadOrder();
     if (stored?.ids?.includes(id)) return this.#use(stored.ids);
     const query = stored?.ids?.includes(id) === false ? "" : stored?.query ?? "";
-    let library = await getJSON(`/api/library${query ? `?${query}` : ""}`);
-    let ids = groupByMonth(library.items).items.map((item) => item[ID]);
-    if (!ids.includes(id) && query) {
+    let items = groupByMonth((await getJSON(libraryAPI(query))).items).items;
+    let used = query;
+    if (!items.some((item) => item[ID] === id) && query) {
       // Not under the stored filters (opened from elsewhere): the whole library's order.
-      library = await getJSON("/api/library");
-      ids = groupByMonth(library.items).items.map((item) => item[ID]);
-      saveOrder("", ids);
-    } else saveOrder(query, ids);
-    return this.#use(ids);
+      items = groupByMonth((await getJSON("/api/library")).items).items;
+      used = "";
+    }
+    saveLibraryOrder(used, items);
+    return this.#use(items.map((item) => item[ID]));
   }
 
   /** The id `step` places away from `id` (−1 previous, +1 next), or null at an end. */
@@ -46,7 +47,9 @@ export class Neighbours {
     if (index === undefined) return null;
     const ids = this.ids.filter((other) => other !== id);
     this.#use(ids);
-    saveOrder(loadOrder()?.query ?? "", ids);
+    // The stored order loses the same item, and keeps where Back goes.
+    const stored = loadOrder();
+    saveOrder(stored?.query ?? "", ids, { back: stored?.back ?? null });
     return ids[index] ?? ids[index - 1] ?? null;
   }
 

@@ -3,62 +3,76 @@
 // loaded — or the video, the Live Photo's movie on request, and the face boxes.
 import { h } from "../dom.js";
 import { icon } from "../icons.js";
+import { thumbURL, previewURL as mediaPreviewURL, originalURL as mediaOriginalURL } from "../media.js";
 
-export const previewURL = (asset) => `/media/preview/${encodeURIComponent(asset.id)}?v=${asset.sha256.slice(0, 8)}`;
-export const quickURL = (asset) => `/media/thumb/${encodeURIComponent(asset.id)}?size=1024&v=${asset.sha256.slice(0, 8)}`;
-export const originalURL = (asset, download = false) => `/media/original/${encodeURIComponent(asset.id)}${download ? "?download=1" : ""}`;
+// A "picture" is what the stage needs: { id, kind: "photo"|"screenshot"|"video", width, height,
+// sha8 } — from the grid's order (js/library/order.js knownMedia) before the asset's details
+// have arrived, or from the asset itself (pictureOf).
 
-/** Builds the picture for `asset` inside `mount`; returns { faces, playLive, isVideo }. */
-export function renderMedia(asset, mount, altText) {
-  mount.replaceChildren();
-  const isVideo = asset.kind === "video";
-  if (isVideo) mount.append(videoElement(asset, altText));
-  else mount.append(imageElement(asset, altText));
-  const faces = faceBoxes(asset, mount);
-  return { faces, isVideo, playLive: () => playLive(asset, mount) };
+/** The picture of an asset as GET /api/assets/ID gives it. */
+export function pictureOf(asset) {
+  return { id: asset.id, kind: asset.kind, width: asset.width, height: asset.height, sha8: asset.sha256?.slice(0, 8) ?? null };
 }
 
-function imageElement(asset, altText) {
-  const image = h("img", { class: "viewer-image", alt: altText, src: quickURL(asset), decoding: "async", draggable: "false" });
+export const previewURL = (picture) => mediaPreviewURL(picture.id, picture.sha8);
+export const quickURL = (picture) => thumbURL(picture.id, picture.sha8, 1024);
+export const originalURL = (picture, download = false) => mediaOriginalURL(picture.id, download);
+
+/**
+ * Builds the picture inside `mount` (its face boxes come later, with the asset: faceBoxes);
+ * returns { image|video element, isVideo, playLive, sha8 }.
+ */
+export function renderMedia(picture, mount, altText) {
+  mount.replaceChildren();
+  const isVideo = picture.kind === "video";
+  const element = isVideo ? videoElement(picture, altText) : imageElement(picture, altText);
+  mount.append(element);
+  return { element, isVideo, sha8: picture.sha8, playLive: () => playLive(picture, mount) };
+}
+
+function imageElement(picture, altText) {
+  // fetchpriority: the one picture of the page; app.js has asked for it already when it could.
+  const image = h("img", { class: "viewer-image", alt: altText, src: quickURL(picture), decoding: "async", draggable: "false", fetchpriority: "high" });
   // Swap to the full preview once it is decoded, so the picture sharpens without a blank frame.
   const full = new Image();
   full.decoding = "async";
-  full.src = previewURL(asset);
+  full.fetchPriority = "high";
+  full.src = previewURL(picture);
   full.decode().then(() => { image.src = full.src; })
-    .catch(() => { if (!image.complete || image.naturalWidth === 0) image.replaceWith(unplayable(asset, "This picture could not be shown.")); });
+    .catch(() => { if (!image.complete || image.naturalWidth === 0) image.replaceWith(unplayable(picture, "This picture could not be shown.")); });
   image.addEventListener("error", () => {
     // The thumbnail failed (not made yet, or damaged): try the preview directly.
-    if (!image.src.includes("/media/preview/")) image.src = previewURL(asset);
+    if (!image.src.includes("/media/preview/")) image.src = previewURL(picture);
   });
   return image;
 }
 
-function videoElement(asset, altText) {
+function videoElement(picture, altText) {
   const video = h("video", {
     class: "viewer-video", controls: true, playsinline: true, preload: "metadata",
-    poster: previewURL(asset), src: originalURL(asset), "aria-label": altText,
+    poster: previewURL(picture), src: originalURL(picture), "aria-label": altText,
   });
   // A format this browser cannot decode (many .mov codecs, for one): say so, show the poster,
   // offer the file.
-  video.addEventListener("error", () => video.replaceWith(unplayable(asset, "This browser cannot play this video.")), { once: true });
+  video.addEventListener("error", () => video.replaceWith(unplayable(picture, "This browser cannot play this video.")), { once: true });
   return video;
 }
 
 /** The poster and a way to get the file, for what the browser cannot show. */
-function unplayable(asset, message) {
+function unplayable(picture, message) {
   return h("div", { class: "unplayable" },
-    h("img", { class: "viewer-image", src: previewURL(asset), alt: "" }),
+    h("img", { class: "viewer-image", src: previewURL(picture), alt: "" }),
     h("div", { class: "unplayable-note card" },
       icon("alert"),
       h("p", { text: message }),
-      h("a", { class: "button primary", href: originalURL(asset, true), download: "" }, icon("download"), "Download the file")));
+      h("a", { class: "button primary", href: originalURL(picture, true), download: "" }, icon("download"), "Download the file")));
 }
 
 /** Plays a Live Photo's movie over the still, then hides it again. */
-function playLive(asset, mount) {
+function playLive(picture, mount) {
   mount.querySelector(".live-video")?.remove();
   const video = h("video", {
-    class: "live-video", src: `/media/live/${encodeURIComponent(asset.id)}`, autoplay: true, muted: true, playsinline: true, "aria-hidden": "true",
+    class: "live-video", src: `/media/live/${encodeURIComponent(picture.id)}`, autoplay: true, muted: true, playsinline: true, "aria-hidden": "true",
   });
   video.muted = true; // the attribute alone does not mute a video made in script
   const done = () => video.remove();
@@ -68,8 +82,9 @@ function playLive(asset, mount) {
   return video;
 }
 
-/** Boxes over the faces, hidden until a name in the Details panel is hovered or focused. */
-function faceBoxes(asset, mount) {
+/** Boxes over the asset's faces, hidden until a name in the Details panel is hovered or focused. */
+export function faceBoxes(asset, mount) {
+  for (const old of mount.querySelectorAll(".face-box")) old.remove();
   const boxes = (asset.faces ?? []).map((face) => {
     const box = h("div", { class: "face-box", hidden: true, "aria-hidden": "true" },
       h("span", { class: "face-name", text: face.name ?? "Unnamed person" }));
@@ -84,10 +99,10 @@ function faceBoxes(asset, mount) {
 }
 
 /** Sizes the mount to the largest box of the picture's proportions that fits the stage. */
-export function fitMount(stage, mount, asset) {
+export function fitMount(stage, mount, picture) {
   const width = stage.clientWidth, height = stage.clientHeight;
-  if (!width || !height || !asset.width || !asset.height) return;
-  const scale = Math.min(width / asset.width, height / asset.height);
-  mount.style.width = `${Math.floor(asset.width * scale)}px`;
-  mount.style.height = `${Math.floor(asset.height * scale)}px`;
+  if (!width || !height || !picture.width || !picture.height) return;
+  const scale = Math.min(width / picture.width, height / picture.height);
+  mount.style.width = `${Math.floor(picture.width * scale)}px`;
+  mount.style.height = `${Math.floor(picture.height * scale)}px`;
 }
