@@ -67,9 +67,9 @@ function prefetchFor(params) {
   }
 }
 
-// Every module is fetched at once by the shell (the server adds a <link rel=modulepreload> for
-// each file under js/), so imports are no waterfall. The landing screens' stylesheets are asked
-// for here, before their code runs.
+// Every module is fetched at once by the shell (app.html preloads app.js's imports and the
+// landing screens' graphs first, the server adds every other file under js/), so imports are no
+// waterfall. The landing screens' stylesheets are asked for here, before their code runs.
 const EARLY_STYLES = new Set(["library", "asset"]);
 
 async function start() {

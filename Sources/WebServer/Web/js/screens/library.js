@@ -43,7 +43,7 @@ export async function show(main, params) {
   enableDropUpload();
 
   // The viewer's order: the grid's, with each picture's kind, size and version (so the viewer
-  // asks for the picture at once). ~0.5 MB of JSON for 10,000 items, so written when idle, or
+  // asks for the picture at once). ~1 MB of text for 10,000 items, so written when idle, or
   // as the page is left (a link, the address bar, a reload), whichever comes first.
   let unsaved = null, cancelSave = () => {};
   function rememberOrder(items) {
