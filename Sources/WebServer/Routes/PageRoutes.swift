@@ -45,7 +45,7 @@ struct PageRoutes {
         guard let file = app.files.file("app.html") else { throw WebError(.internalServerError, "app.html is missing from this build") }
         let html = String(decoding: file.bytes, as: UTF8.self)
             .replacingOccurrences(of: "\"/static/", with: "\"\(staticPrefix)")
-            .replacingOccurrences(of: "</head>", with: modulePreloads + "</head>")
+            .replacingOccurrences(of: "</head>", with: modulePreloads(page) + "</head>")
             .replacingOccurrences(of: "{{title}}", with: "\(title) — Shoebox")
             .replacingOccurrences(of: "{{page}}", with: page)
             .replacingOccurrences(of: "{{token}}", with: app.policy.pageToken)
@@ -60,10 +60,10 @@ struct PageRoutes {
     /// so everything they load comes under the same prefix.
     var staticPrefix: String { app.files.version.map { "/static/v-\($0)/" } ?? "/static/" }
 
-    /// Every script module, asked for at once: without this the browser finds them one import
-    /// level at a time, a round trip each.
-    var modulePreloads: String {
-        app.files.paths(under: "js").map { "<link rel=\"modulepreload\" href=\"\(staticPrefix)\($0)\">\n" }.joined()
+    /// The page's script modules, asked for at once: without this the browser finds them one
+    /// import level at a time, a round trip each (`ModuleGraph`).
+    func modulePreloads(_ page: String) -> String {
+        app.modules.modules(forPage: page).map { "<link rel=\"modulepreload\" href=\"\(staticPrefix)\($0)\">\n" }.joined()
     }
 
     /// `/pair?token=T`: the one-time token for a session cookie, then the library.

@@ -11,12 +11,14 @@ final class WebApp: Sendable {
     let events: LiveEvents
     let previews = PreviewCache(capacity: 8)
     let grids = GridCache()
+    let modules: ModuleGraph
     /// Largest upload accepted, in bytes.
     let uploadLimit: Int64
 
     init(session: LibrarySession, files: WebFiles, policy: AccessPolicy, events: LiveEvents, uploadLimit: Int64) {
         self.session = session
         self.files = files
+        modules = ModuleGraph(files: files)
         self.policy = policy
         self.events = events
         self.uploadLimit = uploadLimit
