@@ -6,8 +6,15 @@ import { icon } from "../icons.js";
 import { formatDuration } from "../library/tiles.js";
 import { cardURL, stripURL } from "./prefetch.js";
 
-/** An item's members: a group's assets best first, or the asset itself. */
-export const membersOf = (item) => (item ? ("group" in item ? item.items : [item]) : []);
+/**
+ * An item's members still to decide: a group's open assets best first (a member kept on its own
+ * stays in `items` but leaves `open`), or the asset itself.
+ */
+export function membersOf(item) {
+  if (!item) return [];
+  if (!("group" in item)) return [item];
+  return Array.isArray(item.open) ? item.items.filter((asset) => item.open.includes(asset.id)) : item.items;
+}
 
 /** What identifies what a card shows: the same key means the same card (a group minus a member is another). */
 export function itemKey(item) {
@@ -36,7 +43,7 @@ const GROUP_WORDS = { duplicate: "identical copies", near_identical: "near-ident
 
 /** "4 similar shots, best first" */
 export function groupLabel(item) {
-  return `${item.items.length} ${GROUP_WORDS[item.kind] ?? "similar shots"}, best first`;
+  return `${membersOf(item).length} ${GROUP_WORDS[item.kind] ?? "similar shots"}, best first`;
 }
 
 // A picture close to 3:4 fills the print; a landscape or panorama is shown whole on the matte.
@@ -78,7 +85,7 @@ export function buildCard(item, { onKeepMember } = {}) {
   const photo = h("div", { class: "tidy-photo" }, picture(current, { eager: true }), badges(current));
   const element = h("figure", { class: "tidy-card tidy-card-front" }, photo);
   element.dataset.key = itemKey(item);
-  if ("group" in item) {
+  if ("group" in item && members.length > 1) {
     element.classList.add("tidy-group");
     const show = (asset) => {
       if (asset === current) return;

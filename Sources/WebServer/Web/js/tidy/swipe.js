@@ -283,7 +283,8 @@ export async function showSwipe(main, { navigate, initial } = {}) {
   async function keepMember(asset) {
     const item = state.item;
     if (!item || !("group" in item)) return;
-    const others = item.items.length - 1;
+    const members = membersOf(item);
+    const others = members.length - 1;
     const deleteOthers = others > 0 && await askDeleteOthers(others);
     if (state.item !== item || destroyed) return;
     if (deleteOthers) {
@@ -291,8 +292,8 @@ export async function showSwipe(main, { navigate, initial } = {}) {
       return;
     }
     history.push({ item, direction: null, status: state.status });
-    const rest = item.items.filter((member) => member.id !== asset.id);
-    state = { ...state, item: rest.length > 1 ? { ...item, items: rest } : rest[0] ?? null };
+    const rest = members.filter((member) => member.id !== asset.id);
+    state = { ...state, item: { ...item, open: rest.map((member) => member.id) } };
     renderDeck();
     say(`Kept photo. ${rest.length} left in this group.`);
     enqueue(() => api.decide("keep", { id: asset.id }), { prompts: true });
