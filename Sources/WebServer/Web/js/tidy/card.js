@@ -1,9 +1,10 @@
 // The photo card of the swipe screen (brief 004, "Photo Card Design"): a mounted print, 3:4, in
 // a 12 px frame with the inner matte; a group of similar shots is one card, best first, with a
 // strip of its members to keep one of them. Also the two cards stacked behind it.
-import { h, formatDate } from "../dom.js";
+import { h } from "../dom.js";
 import { icon } from "../icons.js";
 import { formatDuration } from "../library/tiles.js";
+import { formatTakenDay } from "../viewer/details.js";
 import { cardURL, stripURL } from "./prefetch.js";
 
 /**
@@ -22,21 +23,16 @@ export function itemKey(item) {
   return membersOf(item).map((asset) => `${asset.id}:${asset.sha256 ?? ""}`).join(",");
 }
 
-function takenAt(asset) {
-  const t = asset.taken_at;
-  if (t === null || t === undefined || t === "") return null;
-  if (typeof t === "number") return t;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? null : ms / 1000;
-}
-
 const fileName = (asset) => (asset.path ?? "").split("/").pop() || "Untitled";
 
-/** The picture's alternative text: "Photo taken 12 March 2021" (a video: "Video taken …"), else the file's name. */
+/**
+ * The picture's alternative text: "Photo taken 12 March 2021" (a video: "Video taken …"), the
+ * day as the camera's clock had it (as the viewer says it), else the file's name.
+ */
 export function altText(asset) {
-  const epoch = takenAt(asset);
-  if (epoch === null) return fileName(asset);
-  return `${asset.kind === "video" ? "Video" : "Photo"} taken ${formatDate(epoch)}`;
+  const day = asset.taken_at ? formatTakenDay(String(asset.taken_at)) : "Date unknown";
+  if (day === "Date unknown") return fileName(asset);
+  return `${asset.kind === "video" ? "Video" : "Photo"} taken ${day}`;
 }
 
 const GROUP_WORDS = { duplicate: "identical copies", near_identical: "near-identical copies", similar: "similar shots" };
