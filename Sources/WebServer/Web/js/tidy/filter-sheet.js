@@ -51,56 +51,57 @@ function options(filters, now, choose) {
  * Resolves to POST /api/tidy/filter's answer ({item, status, ahead}) once the new session has
  * started, or null when the sheet is closed without a choice.
  */
-export function openFilterSheet({ current, status } = {}) {
+export async function openFilterSheet({ current, status } = {}) {
   useStyles("tidy-screens");
+  // Counted before the sheet opens, so that it rises whole rather than growing under the eye.
+  const [counted, known] = await Promise.all([
+    api.filters().catch((error) => ({ error })),
+    Promise.resolve(status ?? api.current().then((answer) => answer.status)).catch(() => null),
+  ]);
   return new Promise((resolve) => {
-    let settled = false;
+    let settled = false, choosing = null;
     const settle = (value) => { if (!settled) { settled = true; resolve(value); } };
-    const list = h("ul", { class: "tidy-filter-list", "aria-busy": "true" }, h("li", { class: "loading", text: "Counting photos…" }));
-    const trashLink = h("a", { class: "tidy-sheet-link", href: "/tidy/trash" }, icon("trash"), h("span", { text: "Review marked photos" }));
-    const maybeLink = h("a", { class: "tidy-sheet-link", href: "/tidy/maybes" }, icon("clock"), h("span", { text: "Maybe pile grid" }));
-    const cancel = h("button", { type: "button", class: "button", text: "Cancel", on: { click: () => { dialog.close(); settle(null); } } });
-    const dialog = openDialog({
-      title: "Filter",
-      description: "Choose which photos to go through. Only photos not yet decided are offered.",
-      content: [list, h("nav", { class: "tidy-sheet-links", "aria-label": "Piles" }, trashLink, maybeLink)],
-      actions: [cancel],
-      initialFocus: cancel,
-      onCancel: () => settle(null),
-    });
-    dialog.element.classList.add("tidy-sheet");
-    dialog.element.parentElement.classList.add("tidy-sheet-backdrop");
-    dialog.element.prepend(h("div", { class: "tidy-sheet-handle", "aria-hidden": "true" }));
+    // Closed while a choice is on its way: the new session has started all the same, so say so.
+    const cancelled = () => (choosing ? choosing.then(settle, () => settle(null)) : settle(null));
+    const list = h("ul", { class: "tidy-filter-list" });
+    const trashLink = h("a", { class: "tidy-sheet-link", href: "/tidy/trash" }, icon("trash"), h("span", { text: pileWords("Review marked photos", known?.marked) }));
+    const maybeLink = h("a", { class: "tidy-sheet-link", href: "/tidy/maybes" }, icon("clock"), h("span", { text: pileWords("Maybe pile grid", known?.maybe) }));
+    const cancel = h("button", { type: "button", class: "button", text: "Cancel", on: { click: () => { dialog.close(); cancelled(); } } });
 
     async function choose(option) {
       const buttons = [...list.querySelectorAll("button")];
       for (const button of buttons) button.disabled = true;
       list.setAttribute("aria-busy", "true");
+      choosing = api.startFilter(option.filter);
       try {
-        const answer = await api.startFilter(option.filter);
+        const answer = await choosing;
         dialog.close();
         settle(answer);
       } catch (error) {
+        choosing = null;
         toast(`${option.label} could not be started: ${error.message}`, { kind: "error" });
         for (const button of buttons) button.disabled = false;
         list.removeAttribute("aria-busy");
       }
     }
 
-    api.filters().then((answer) => {
-      const now = current ?? answer.current;
-      list.replaceChildren(...options(answer.filters, now, choose));
-      list.removeAttribute("aria-busy");
-      (list.querySelector("[aria-current]") ?? list.querySelector("button"))?.focus();
-    }).catch((error) => {
-      list.replaceChildren(h("li", { class: "tidy-filter-error", text: `The filters could not be counted: ${error.message}` }));
-      list.removeAttribute("aria-busy");
+    if (counted.error) list.append(h("li", { class: "tidy-filter-error", text: `The filters could not be counted: ${counted.error.message}` }));
+    else list.append(...options(counted.filters, current ?? counted.current, choose));
+    const dialog = openDialog({
+      title: "Filter",
+      description: "Choose which photos to go through next. Each counts the photos still to decide.",
+      content: [list, h("nav", { class: "tidy-sheet-links", "aria-label": "Piles" }, trashLink, maybeLink)],
+      actions: [cancel],
+      initialFocus: list.querySelector("[aria-current]") ?? list.querySelector("button") ?? cancel,
+      onCancel: cancelled,
     });
-
-    // The piles' sizes, in the links' words: "Review marked photos (12)".
-    Promise.resolve(status ?? api.current().then((answer) => answer.status)).then((known) => {
-      if (typeof known?.marked === "number") trashLink.lastChild.textContent = `Review marked photos (${known.marked.toLocaleString()})`;
-      if (typeof known?.maybe === "number") maybeLink.lastChild.textContent = `Maybe pile grid (${known.maybe.toLocaleString()})`;
-    }).catch(() => { /* the links still work without their counts */ });
+    dialog.element.classList.add("tidy-sheet");
+    dialog.element.parentElement.classList.add("tidy-sheet-backdrop");
+    dialog.element.prepend(h("div", { class: "tidy-sheet-handle", "aria-hidden": "true" }));
   });
+}
+
+/** "Review marked photos (12)"; the words alone when the count is unknown. */
+function pileWords(words, count) {
+  return typeof count === "number" ? `${words} (${count.toLocaleString()})` : words;
 }

@@ -148,7 +148,7 @@ export async function showPile(main, kind, { onBack = goToTidy, onSwipeMaybes } 
   async function emptyTrash() {
     const count = items.length;
     const sure = await confirmDialog({
-      title: `Move ${plural(count, "photo")} to Recently Deleted?`,
+      title: `Empty the trash and move ${plural(count, "photo")} to Recently Deleted?`,
       message: `${summaryText(items)}. They stay in Recently Deleted for 30 days, where you can restore them; only then are they gone for good.`,
       confirm: "Move to Recently Deleted",
       danger: true,
