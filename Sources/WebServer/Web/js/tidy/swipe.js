@@ -195,7 +195,7 @@ export async function showSwipe(main, { navigate, initial } = {}) {
    * shown. An answer with more decisions still to send only tells what comes after them.
    * advances: CALL decides the whole item under review (the server moves on by one item).
    */
-  function enqueue(call, { prompts = false, advances = false } = {}) {
+  function enqueue(call, { prompts = false, advances = false, retrying = false } = {}) {
     const mine = generation;
     waiting.push(advances);
     queue = queue.then(async () => {
@@ -209,9 +209,16 @@ export async function showSwipe(main, { navigate, initial } = {}) {
       } catch (error) {
         waiting.shift();
         generation += 1;
-        if (!destroyed) toast(error.message, { kind: "error" });
+        if (destroyed) return;
+        // An answer's own words (e.g. "nothing to undo: …"), or the connection that failed.
+        if (!retrying) toast(error.status ? error.message : `Shoebox could not be reached (${error.message})`, { kind: "error" });
+        // Nothing more is decided until the server has said where the session stands: a
+        // decision goes to the item under review there, which may not be the card shown.
         history = [];
-        enqueue(() => api.current());
+        state = { ...state, item: null, ahead: [] };
+        renderDeck();
+        const resync = () => enqueue(() => api.current(), { retrying: true });
+        if (retrying) setTimeout(resync, 3000); else resync();   // the server away: ask again, quietly
       }
       if (waiting.length === 0 && syncLater) quietSync();
     });
