@@ -21,10 +21,7 @@ class TidySwipeTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.driver = browser.start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
+        cls.addClassCleanup(cls.driver.quit)
 
     def serve(self, name):
         lib = libraries.copy(libraries.small(), name)
