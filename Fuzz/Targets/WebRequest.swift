@@ -4,7 +4,7 @@
 //   1 Host/Origin/token/cookie (`AccessPolicy.refusal`)  5 /api/library's query (`LibraryRoutes.query`)
 //   2 ids from URLs (`WebID.asset/person/face`)          6 an upload's name and first bytes
 //   3 an album key from a URL (`AlbumRoutes.key`)        7 a JSON body (`JSONBody`: ids, strings,
-//                                                           Tidy's decision and filter)
+//                                                           Tidy's decision and filter, Curation's count)
 // Checked besides "no crash": a range lies inside the file and is not empty; a request is let
 // through only with an allowed Host (and Origin/token for a change, the pairing cookie on the
 // LAN), and every such request is; an accepted id is written one way only (canonical); an album
@@ -239,5 +239,9 @@ func body(_ bytes: Data) {
     }
     if let text = object["filter"] as? String, let filter = TidyFilter(text) {
         precondition(TidyFilter(filter.description) == filter, "filter \(text.debugDescription) does not read back")
+    }
+    // Curation's page: "Select top N" sends a number, never a string read as one.
+    if let n = try? CurationRoutes.count(object) {
+        precondition(!(object["count"] is String) && (object["count"] as? Int) == n, "count accepted: \(n)")
     }
 }
