@@ -1,4 +1,5 @@
 import Analysis
+import Curation
 import Foundation
 import NIOConcurrencyHelpers
 import PhotoLibrary

@@ -43,6 +43,11 @@ export async function show(main) {
     scoring, toolbar.element, empty, rows.element);
   const picker = new Picker({ onAdd: addChosen, onCancel: closePicker });
   main.replaceChildren(listView, picker.element);
+  // The buttons stick under the app's header, whose height changes as its nav wraps.
+  const header = document.querySelector(".app-header");
+  if (header) {
+    new ResizeObserver(() => listView.style.setProperty("--curate-sticky-top", `${header.offsetHeight}px`)).observe(header);
+  }
 
   /** Shows the server's list (best first). */
   function showList(next) {
