@@ -45,6 +45,20 @@ def figure(text, pattern):
 
 
 class TidyPileTests(TidyCase):
+    def end_session(self, server, lib, *swipes):
+        """The session decided through the API but for its last items, then those by SWIPES
+        (key, decision) on the page, the last one ending the session. Returns the status."""
+        decide_until(server, lib, left=len(swipes))
+        tidy.onboard(self.driver, server.page_url("/tidy"))
+        for key, decision in swipes:
+            item, before = tidy.under_review(lib), tidy.status(lib)
+            tidy.wait_card(self.driver, item)
+            browser.press(self.driver, key)
+            self.decided(lib, item, decision, before)
+        st = tidy.status(lib)
+        self.assertTrue(st["done"], f"the session is not done: {st}")
+        return st
+
     def test_trash_review_restore_one_then_empty_trash_and_the_stats(self):
         d = self.driver
         lib, s = self.serve("tidy-trash")
@@ -108,15 +122,8 @@ class TidyPileTests(TidyCase):
     def test_a_session_ending_with_marks_asks_to_review_them(self):
         d = self.driver
         lib, s = self.serve("tidy-end-marked")
-        decide_until(s, lib, left=2)
-        tidy.onboard(d, s.page_url("/tidy"))
-        self.swipe_keys(lib, Keys.ARROW_LEFT, "delete")
-        item, before = tidy.under_review(lib), tidy.status(lib)
-        tidy.wait_card(d, item)
-        browser.press(d, Keys.ARROW_RIGHT)
-        self.decided(lib, item, "keep", before)
-        st = tidy.status(lib)
-        self.assertTrue(st["done"], f"the session is not done: {st}")
+        st = self.end_session(s, lib, (Keys.ARROW_LEFT, "delete"), (Keys.ARROW_RIGHT, "keep"))
+        self.assertEqual(st["maybe"], 0)
         n = len(tidy.marked(lib))
         prompt = tidy.dialog(d, re.compile(rf"^You marked {n} photos? for deletion\. Review now\?$"))
         self.assertFalse([e for e in browser.by_role(d, "dialog", re.compile("maybes", re.I)) if e.is_displayed()],
@@ -133,15 +140,8 @@ class TidyPileTests(TidyCase):
     def test_everything_reviewed_asks_to_tackle_the_maybes_then_the_pile_and_the_empty_state(self):
         d = self.driver
         lib, s = self.serve("tidy-maybes")
-        decide_until(s, lib, left=2)
-        tidy.onboard(d, s.page_url("/tidy"))
-        self.swipe_keys(lib, Keys.ARROW_UP, "maybe")
-        item, before = tidy.under_review(lib), tidy.status(lib)
-        tidy.wait_card(d, item)
-        browser.press(d, Keys.ARROW_UP)
-        self.decided(lib, item, "maybe", before)
-        st = tidy.status(lib)
-        self.assertTrue(st["done"] and st["marked"] == 0, f"status: {st}")
+        st = self.end_session(s, lib, (Keys.ARROW_UP, "maybe"), (Keys.ARROW_UP, "maybe"))
+        self.assertEqual(st["marked"], 0)
         pile = [a["id"] for a in libraries.cli(lib, "tidy", "maybes")]
         self.assertEqual(st["maybe"], len(pile))
         prompt = tidy.dialog(d, f"Ready to tackle your {len(pile)} maybes?")

@@ -11,8 +11,9 @@ indexes it): counted as the note upload_temporaries while its writer is dead."""
 import http.client, json, os, select, signal, subprocess, threading, time, urllib.parse
 
 from .common import is_temporary
+from .ops_web_tidy import TIDY_KINDS
 
-KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1}
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, **TIDY_KINDS}
 
 
 class WebServerProcess:
@@ -108,6 +109,8 @@ class WebOps:
             return f"web restore {len(chosen)}", "POST", "/api/restore", {"ids": [it["id"] for it in chosen]}
         if kind == "album":
             return self.web_album_plan(run)
+        if kind.startswith("tidy "):
+            return self.web_tidy_plan(kind)
         if kind == "people":
             people = self.json("people", "list")
             if not people:
@@ -295,6 +298,7 @@ class WebOps:
                 if not 200 <= status < 300:
                     raise SystemExit(f"faults: calibration: {plan[0]} ({plan[1]} {plan[2]}) answered {status}: {answer}")
                 self.durations.setdefault("web:" + kind, []).append(time.perf_counter() - t0)
+            self.calibrate_web_tidy(server, round)
             data, name = self.web_upload_plan(f"calibration {round}")
             _, _, answer = self.web_upload(server, data, name, kill=False)
             if answer is None or answer[0] != 201:
