@@ -51,7 +51,7 @@ class WebTidyOps:
         """Un-killed Tidy requests on one server (their durations, and that each succeeds); what
         Empty Trash moved is restored afterwards."""
         for i, kind in enumerate(("tidy decide", "tidy decide", "tidy decide", "tidy undo", "tidy unmark", "tidy empty")):
-            if kind == "tidy unmark" and not self.json("tidy", "trash"):
+            if kind in ("tidy unmark", "tidy empty") and not self.json("tidy", "trash"):
                 server.request("POST", "/api/tidy/decide", {"decision": "delete"})
             plan = self.web_tidy_plan(kind)
             if plan is None:
