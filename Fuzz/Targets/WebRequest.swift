@@ -3,7 +3,8 @@
 //   0 `Range` header (`OriginalResponse.parseRange`)      4 a /static/ path (`WebFiles.file`)
 //   1 Host/Origin/token/cookie (`AccessPolicy.refusal`)  5 /api/library's query (`LibraryRoutes.query`)
 //   2 ids from URLs (`WebID.asset/person/face`)          6 an upload's name and first bytes
-//   3 an album key from a URL (`AlbumRoutes.key`)        7 a JSON body (`JSONBody`: ids, strings)
+//   3 an album key from a URL (`AlbumRoutes.key`)        7 a JSON body (`JSONBody`: ids, strings,
+//                                                           Tidy's decision and filter)
 // Checked besides "no crash": a range lies inside the file and is not empty; a request is let
 // through only with an allowed Host (and Origin/token for a change, the pairing cookie on the
 // LAN), and every such request is; an accepted id is written one way only (canonical); an album
@@ -14,6 +15,7 @@
 import Analysis
 import Foundation
 import HTTPTypes
+import Tidy
 @testable import Metadata
 @testable import PhotoLibrary
 @testable import WebServer
@@ -227,5 +229,15 @@ func body(_ bytes: Data) {
     if let names = try? TrashRoutes.names(object) {
         precondition(!names.isEmpty && names.allSatisfy { !$0.isEmpty && !$0.contains("/") && $0 != "." && $0 != ".." && !$0.contains("\0") },
                      "a trash name accepted that is a path: \(names)")
+    }
+    // Tidy's page: a decision is one of the three a swipe makes, a filter one the sheet offers
+    // (written back the one way `tidy status` shows it).
+    for key in ["decision", "others"] {
+        if let d = try? TidyRoutes.decision(object, key) {
+            precondition([.keep, .delete, .maybe].contains(d) && object[key] as? String == d.rawValue, "decision accepted: \(d)")
+        }
+    }
+    if let text = object["filter"] as? String, let filter = TidyFilter(text) {
+        precondition(TidyFilter(filter.description) == filter, "filter \(text.debugDescription) does not read back")
     }
 }

@@ -86,16 +86,21 @@ extension Tidy {
 extension Tidy {
     /// The session's items from `start` on, each with its present assets (an item whose files
     /// all vanished is left out); `open` lists the assets this session has not decided yet.
-    package func items(of session: TidySession, from start: Int = 0) throws -> [TidyCurrent] {
+    /// With `limit`, the first `limit` items with an asset still open (what comes next).
+    package func items(of session: TidySession, from start: Int = 0, limit: Int? = nil) throws -> [TidyCurrent] {
         var out: [TidyCurrent] = []
         var n = max(0, start)
-        while n < session.list.count {
-            let end = min(session.list.count, n + 2000)
+        while n < session.list.count, out.count < (limit ?? .max) {
+            let end = min(session.list.count, n + (limit.map { max(8, $0 * 2) } ?? 2000))
             let items = try (n..<end).map { (index: $0, item: try session.item(at: $0)) }
             let byID = try assets(items.flatMap(\.item.members))
             for (i, item) in items {
                 let entry = TidyCurrent(index: i, item: item, assets: byID, session: session.state.session)
-                if !entry.assets.isEmpty { out.append(entry) }
+                if let limit {
+                    if !entry.open.isEmpty, out.count < limit { out.append(entry) }
+                } else if !entry.assets.isEmpty {
+                    out.append(entry)
+                }
             }
             n = end
         }

@@ -13,6 +13,8 @@ struct PageRoutes {
         ("/people", "people", "People"),
         ("/trash", "trash", "Recently Deleted"),
         ("/tidy", "tidy", "Tidy"),
+        ("/tidy/trash", "tidy", "Marked for deletion — Tidy"),
+        ("/tidy/maybes", "tidy", "Maybe pile — Tidy"),
         ("/curate", "curate", "Curate"),
         ("/compose", "compose", "Compose"),
         ("/memories", "memories", "Memories"),

@@ -61,6 +61,9 @@ final class Failures: Sendable {
 
     func add(_ error: ShoeboxError) { errors.withLockedValue { $0.append(error) } }
 
+    /// Each failure's line, for an answer that reports them beside what was done.
+    var lines: [String] { errors.withLockedValue { $0.map(\.description) } }
+
     func check(of total: Int, verb: String) throws {
         let all = errors.withLockedValue { $0 }
         guard let first = all.first else { return }

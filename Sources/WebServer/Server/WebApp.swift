@@ -58,6 +58,7 @@ final class WebApp: Sendable {
         AlbumRoutes(app: self).add(to: router)
         PeopleRoutes(app: self).add(to: router)
         ActionRoutes(app: self).add(to: router)
+        TidyRoutes(app: self).add(to: router)
         UploadRoutes(app: self).add(to: router)
         EventRoutes(app: self).add(to: router)
         return router
