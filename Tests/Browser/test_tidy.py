@@ -32,12 +32,18 @@ class TidyCase(unittest.TestCase):
         lib = libraries.copy(libraries.small(), name)
         server = Server(lib).start()
         self.addCleanup(server.stop)
+        # (Cleanups run last first: the page is left before its server stops, so that its event
+        # stream does not try to reconnect into the next test's console.)
+        self.addCleanup(self.driver.get, "about:blank")
         browser.console_errors(self.driver)
         return lib, server
 
     def look(self, screen):
-        """Screenshots of the screen as it is, light and dark, and axe-core on each."""
+        """Screenshots of the screen as it is, light and dark, and axe-core on each. (The page's
+        console errors are taken first: axe-core's own — it refetches @import'ed stylesheets from
+        the wrong base and makes inline styles the CSP blocks — are not the page's.)"""
         d = self.driver
+        self.console()
         for scheme in ("light", "dark"):
             browser.color_scheme(d, scheme)
             time.sleep(0.4)  # the palette's transitions
@@ -47,14 +53,18 @@ class TidyCase(unittest.TestCase):
                 self.problems.append(f"{screen}, {scheme}: {e}")
             browser.screenshot(d, f"tidy-{screen}-{scheme}")
             violations = browser.axe_violations(d)
+            browser.console_errors(d)
             if violations:
                 self.problems.append(f"axe-core on {screen}, {scheme}:\n{browser.describe_violations(violations)}")
         browser.color_scheme(d, "light")
 
-    def report(self):
+    def console(self):
         errors = browser.console_errors(self.driver)
         if errors:
             self.problems.append("console errors:\n  " + "\n  ".join(errors))
+
+    def report(self):
+        self.console()
         self.assertFalse(self.problems, "\n".join(self.problems))
 
     # ---- steps, each checked against the CLI
@@ -78,8 +88,11 @@ class TidyCase(unittest.TestCase):
             lambda s: s if s["reviewed"] == before["reviewed"] + len(ids) else None)(tidy.status(lib)), 20, 0.3)
         now = tidy.decisions(lib)
         self.assertEqual({i: now[i] for i in ids}, dict.fromkeys(ids, decision), f"the decisions after {decision}")
-        self.assertEqual(st["marked"] - before["marked"], len(ids) if decision == "delete" else 0, "marked")
-        self.assertEqual(st["maybe"] - before["maybe"], len(ids) if decision == "maybe" else 0, "maybe pile")
+        # (In the maybe pile's own session a photo leaves the pile when decided again.)
+        was = [m.get("decision") for m in (item["items"] if "group" in item else [item])]
+        for pile, counted in (("delete", "marked"), ("maybe", "maybe")):
+            self.assertEqual(st[counted] - before[counted], (len(ids) if decision == pile else 0) - was.count(pile),
+                             f"`tidy status`'s {counted} after {decision}")
         if decision == "delete":
             self.assertTrue(set(ids) <= set(tidy.marked(lib)), "`tidy trash` lists the photos marked")
         self.assertEqual(tidy.recently_deleted(lib), [], "a mark moved a file: nothing moves before Empty Trash")
@@ -153,6 +166,7 @@ class TidyFlowTests(TidyCase):
         self.assertEqual(tidy.marked(lib), [])
         self.assertEqual(tidy.status(lib)["maybe"], 0)
         # Space shows the photo full size; Escape closes it and gives the focus back.
+        focused = d.execute_script("return document.activeElement")
         browser.press(d, Keys.SPACE)
         detail = browser.wait("the photo detail after Space", lambda: [
             e for e in browser.by_role(d, "dialog") if e.is_displayed()], 10)[0]
@@ -162,8 +176,8 @@ class TidyFlowTests(TidyCase):
         self.look("detail")
         browser.press(d, Keys.ESCAPE)
         browser.wait("Escape to close the detail", lambda: not [e for e in browser.by_role(d, "dialog") if e.is_displayed()], 10)
-        self.assertNotEqual(d.execute_script("return document.activeElement === document.body"), True,
-                            "the focus was not given back after the detail closed")
+        self.assertTrue(d.execute_script("return document.activeElement === arguments[0]", focused),
+                        "the focus is not where it was before the detail opened")
         self.assertEqual(tidy.status(lib)["reviewed"], len(tidy.ids_of(kept)), "Space or Escape decided something")
         self.report()
 

@@ -85,7 +85,8 @@ class WebTidyOps:
         expected, self.tidy_expected = getattr(self, "tidy_expected", None), None
         if expected is None:
             return
-        now = {a["id"]: a.get("decision") for a in self.assets}
+        items = self.json("tidy", "list", "--all")  # the session's items, decided ones included
+        now = {m["id"]: m.get("decision") for it in items for m in (it["items"] if "group" in it else [it])}
         if expected[0] == "decide":
             _, before, after = expected
             seen = {i: now.get(i, "(not present)") for i in before}

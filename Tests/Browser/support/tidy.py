@@ -57,8 +57,10 @@ def marked(lib):
 
 
 def decisions(lib):
-    """id → Tidy decision (None, "keep", "delete", "maybe", …) of every present asset."""
-    return {a["id"]: a.get("decision") for a in libraries.cli(lib, "list")}
+    """id → Tidy decision (None, "keep", "delete", "maybe", …) of every photo of the session
+    (`tidy list --all --json`: its items from the first, groups' members included)."""
+    items = libraries.cli(lib, "tidy", "list", "--all")
+    return {m["id"]: m.get("decision") for item in items for m in (item["items"] if "group" in item else [item])}
 
 
 def recently_deleted(lib):
