@@ -42,7 +42,7 @@ class WebTidyOps:
             return None
         if kind == "tidy unmark":
             chosen = self.rng.choice(marked)
-            self.tidy_expected = ("decide", {chosen: "delete"}, {chosen: "keep"})
+            self.tidy_expected = ("unmark", chosen)
             return "web tidy unmark", "POST", "/api/tidy/unmark", {"id": chosen}
         self.tidy_expected = ("empty", marked)
         return f"web tidy empty ({len(marked)})", "POST", "/api/tidy/empty", {}
@@ -82,22 +82,27 @@ class WebTidyOps:
             if a["id"] in in_trash or a.get("state") != "present":
                 bad("tidy_mismatch", 1, f"{a['path']} is marked for deletion but {a.get('state')} "
                                         f"{'(in Recently Deleted)' if a['id'] in in_trash else ''}", ("marked", a["id"]))
-        expected, self.tidy_expected = getattr(self, "tidy_expected", None), None
-        if expected is None:
-            return
-        items = self.json("tidy", "list", "--all")  # the session's items, decided ones included
-        now = {m["id"]: m.get("decision") for it in items for m in (it["items"] if "group" in it else [it])}
-        if expected[0] == "decide":
+        expected, self.tidy_expected = self.tidy_expected, None
+        if expected is not None:
+            self.check_tidy_request(expected, {a["id"] for a in marked}, in_trash, bad)
+            self.check_tidy_after_restart(st, bad)
+
+    def check_tidy_request(self, expected, marked, in_trash, bad):
+        """What the (killed) request was doing: done whole, or not at all."""
+        if expected[0] == "unmark":  # (a photo marked in an earlier session: `tidy trash` is what knows it)
+            if expected[1] in in_trash or expected[1] not in {a["id"] for a in self.assets}:
+                bad("tidy_half_done", 1, f"unmark left {expected[1]} out of the library")
+        elif expected[0] == "decide":
+            items = self.json("tidy", "list", "--all")  # the session's items, decided ones included
+            now = {m["id"]: m.get("decision") for it in items for m in (it["items"] if "group" in it else [it])}
             _, before, after = expected
-            seen = {i: now.get(i, "(not present)") for i in before}
+            seen = {i: now.get(i, "(not in the session)") for i in before}
             if seen != before and seen != after:
                 bad("tidy_half_done", 1, f"decisions {seen}: neither as before {before} nor as asked {after}")
         else:
-            kept_marked = {a["id"] for a in marked}
-            lost = [i for i in expected[1] if i not in kept_marked and i not in in_trash]
+            lost = [i for i in expected[1] if i not in marked and i not in in_trash]
             if lost:
                 bad("tidy_half_done", len(lost), f"Empty Trash left {lost} neither marked in the library nor in Recently Deleted")
-        self.check_tidy_after_restart(st, bad)
 
     def check_tidy_after_restart(self, st, bad):
         """A server started afresh answers GET /api/tidy with the status the CLI gives."""

@@ -23,7 +23,7 @@ for (const img of document.querySelectorAll('main img, main [role=dialog] img'))
   const hit = document.elementFromPoint(x, y);
   if (!hit) continue;
   const frame = img.closest('figure, button, li, [role=button], [role=radio], [role=option]') || img.parentElement;
-  if (hit !== img && !frame.contains(hit) && !hit.contains(img)) continue;
+  if (hit !== img && !frame.contains(hit)) continue;
   let o = 1;
   for (let e = img; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity);
   if (o < 0.5) continue;
