@@ -291,14 +291,9 @@ class WebOps:
                 self.assets = self.json("list")
                 self.trash_items = self.json("trash", "list")
                 plan = self.web_plan(kind, f"calibration {round}.{i}")
-                if plan is None:
-                    continue
-                t0 = time.perf_counter()
-                status, answer = server.request(*plan[1:])
-                if not 200 <= status < 300:
-                    raise SystemExit(f"faults: calibration: {plan[0]} ({plan[1]} {plan[2]}) answered {status}: {answer}")
-                self.durations.setdefault("web:" + kind, []).append(time.perf_counter() - t0)
-            self.calibrate_web_tidy(server, round)
+                if plan is not None:
+                    self.calibration_request(server, kind, plan)
+            self.calibrate_web_tidy(server)
             data, name = self.web_upload_plan(f"calibration {round}")
             _, _, answer = self.web_upload(server, data, name, kill=False)
             if answer is None or answer[0] != 201:
@@ -306,6 +301,14 @@ class WebOps:
             self.settle_upload(data, killed=False, counted=False)
         finally:
             server.stop()
+
+    def calibration_request(self, server, kind, plan):
+        """One un-killed request of KIND (PLAN: web_plan's): it must succeed; its duration is kept."""
+        t0 = time.perf_counter()
+        status, answer = server.request(*plan[1:])
+        if not 200 <= status < 300:
+            raise SystemExit(f"faults: calibration: {plan[0]} ({plan[1]} {plan[2]}) answered {status}: {answer}")
+        self.durations.setdefault("web:" + kind, []).append(time.perf_counter() - t0)
 
     def check_web(self, bad):
         """Under Imports/, every file under a name holds an original whole; the hidden temporaries

@@ -6,7 +6,7 @@ what the request was doing is done whole or not at all (tidy_half_done: a group 
 an emptied photo neither marked in the library nor in Recently Deleted), and a server started
 afresh reports what `tidy status --json` reports (tidy_mismatch); after any run, `tidy status`'s
 counts agree with `tidy trash`, `tidy maybes` and the files (tidy_mismatch)."""
-import json, time
+import json
 
 # The kinds ops_web draws, by weight (beside upload, trash, restore, album, people).
 TIDY_KINDS = {"tidy decide": 3, "tidy undo": 1, "tidy unmark": 1, "tidy empty": 1}
@@ -47,20 +47,15 @@ class WebTidyOps:
         self.tidy_expected = ("empty", marked)
         return f"web tidy empty ({len(marked)})", "POST", "/api/tidy/empty", {}
 
-    def calibrate_web_tidy(self, server, round):
+    def calibrate_web_tidy(self, server):
         """Un-killed Tidy requests on one server (their durations, and that each succeeds); what
         Empty Trash moved is restored afterwards."""
-        for i, kind in enumerate(("tidy decide", "tidy decide", "tidy decide", "tidy undo", "tidy unmark", "tidy empty")):
+        for kind in ("tidy decide", "tidy decide", "tidy decide", "tidy undo", "tidy unmark", "tidy empty"):
             if kind in ("tidy unmark", "tidy empty") and not self.json("tidy", "trash"):
                 server.request("POST", "/api/tidy/decide", {"decision": "delete"})
             plan = self.web_tidy_plan(kind)
-            if plan is None:
-                continue
-            t0 = time.perf_counter()
-            status, answer = server.request(*plan[1:])
-            if not 200 <= status < 300:
-                raise SystemExit(f"faults: calibration {round}.{i}: {plan[0]} ({plan[2]}) answered {status}: {answer}")
-            self.durations.setdefault("web:" + kind, []).append(time.perf_counter() - t0)
+            if plan is not None:
+                self.calibration_request(server, kind, plan)
         self.tidy_expected = None
         trashed = [a["id"] for a in self.json("trash", "list") if a["id"]]
         if trashed:
