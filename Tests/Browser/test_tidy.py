@@ -122,9 +122,19 @@ class TidyCase(unittest.TestCase):
         self.check_progress(lib)
 
     def swipe_keys(self, lib, key, decision):
+        """The item under review decided by KEY, checked (decided()); returns the item."""
         item, before = tidy.under_review(lib), tidy.status(lib)
         tidy.wait_card(self.driver, item)
         browser.press(self.driver, key)
+        self.decided(lib, item, decision, before)
+        return item
+
+    def swipe_drag(self, lib, decision):
+        """The item under review decided by dragging its card (right, left or up), checked."""
+        dx, dy = {"keep": (320, 0), "delete": (-320, 0), "maybe": (0, -280)}[decision]
+        item, before = tidy.under_review(lib), tidy.status(lib)
+        tidy.wait_card(self.driver, item)
+        tidy.drag(self.driver, tidy.front_card_element(self.driver), dx, dy)
         self.decided(lib, item, decision, before)
         return item
 
@@ -185,11 +195,8 @@ class TidyFlowTests(TidyCase):
         d = self.driver
         lib, s = self.serve("tidy-drags")
         tidy.onboard(d, s.page_url("/tidy"))
-        for dx, dy, decision in ((320, 0, "keep"), (-320, 0, "delete"), (0, -280, "maybe")):
-            item, before = tidy.under_review(lib), tidy.status(lib)
-            tidy.wait_card(d, item)
-            tidy.drag(d, tidy.front_card_element(d), dx, dy)
-            self.decided(lib, item, decision, before)
+        for decision in ("keep", "delete", "maybe"):
+            self.swipe_drag(lib, decision)
         item, before = tidy.under_review(lib), tidy.status(lib)
         tidy.wait_card(d, item)
         box = lambda: d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]",

@@ -51,10 +51,7 @@ class TidyPileTests(TidyCase):
         decide_until(server, lib, left=len(swipes))
         tidy.onboard(self.driver, server.page_url("/tidy"))
         for key, decision in swipes:
-            item, before = tidy.under_review(lib), tidy.status(lib)
-            tidy.wait_card(self.driver, item)
-            browser.press(self.driver, key)
-            self.decided(lib, item, decision, before)
+            self.swipe_keys(lib, key, decision)
         st = tidy.status(lib)
         self.assertTrue(st["done"], f"the session is not done: {st}")
         return st
@@ -119,15 +116,30 @@ class TidyPileTests(TidyCase):
         self.look("stats")
         self.report()
 
-    def test_a_session_ending_with_marks_asks_to_review_them(self):
+    def test_a_whole_session_by_keys_and_drags_ending_with_marks_asks_to_review_them(self):
         d = self.driver
         lib, s = self.serve("tidy-end-marked")
-        st = self.end_session(s, lib, (Keys.ARROW_LEFT, "delete"), (Keys.ARROW_RIGHT, "keep"))
-        self.assertEqual(st["maybe"], 0)
+        # A year of a few photos, from its first item to its last, by keys and drags in turn.
+        years = [f for f in s.get_json("/api/tidy/filters")["filters"] if f["filter"].startswith("year:") and f["count"] >= 5]
+        year = min(years, key=lambda f: f["count"])
+        status, _, body = s.request("POST", "/api/tidy/filter", {"filter": year["filter"]})
+        self.assertEqual(status, 200, body[:300])
+        tidy.onboard(d, s.page_url("/tidy"))
+        turns = [(Keys.ARROW_LEFT, "delete"), (None, "keep"), (Keys.ARROW_UP, "maybe"), (None, "delete"),
+                 (Keys.ARROW_RIGHT, "keep"), (None, "maybe")]
+        for i in range(tidy.status(lib)["items"]):
+            key, decision = turns[i % len(turns)]
+            if key:
+                self.swipe_keys(lib, key, decision)
+            else:
+                self.swipe_drag(lib, decision)
+        st = tidy.status(lib)
+        self.assertTrue(st["done"] and st["filter"] == year["filter"] and st["reviewed"] == year["count"], f"status: {st}")
         n = len(tidy.marked(lib))
+        self.assertEqual(st["marked"], n)
         prompt = tidy.dialog(d, re.compile(rf"^You marked {n} photos? for deletion\. Review now\?$"))
         self.assertFalse([e for e in browser.by_role(d, "dialog", re.compile("maybes", re.I)) if e.is_displayed()],
-                         "a maybe prompt with an empty maybe pile")
+                         "a maybe prompt while photos of the library are still to review")
         self.look("prompt-review-marked")
         tidy.answer(d, prompt, yes=True)
         browser.wait("the trash review", lambda: d.execute_script("return location.pathname") == "/tidy/trash", 10)
