@@ -176,7 +176,7 @@ class WebOps:
         failure = None
         if not killed:
             server.stop()
-            if answer is None or answer[0] is None or not 200 <= answer[0] < 300:
+            if (answer is None or answer[0] is None or not 200 <= answer[0] < 300) and not self.tidy_refusal(kind, answer):
                 failure = f"{desc}: answered {answer}"
                 self.web_failures.append(f"run {run}: {failure}")
         wrote = killed and self.snapshot() != before

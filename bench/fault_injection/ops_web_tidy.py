@@ -47,6 +47,13 @@ class WebTidyOps:
         self.tidy_expected = ("empty", marked)
         return f"web tidy empty ({len(marked)})", "POST", "/api/tidy/empty", {}
 
+    @staticmethod
+    def tidy_refusal(kind, answer):
+        """An undo with nothing to undo (none made yet, or Empty Trash since) is refused with 400
+        and one line saying so: the right answer, not a failure."""
+        return (kind == "tidy undo" and answer is not None and answer[0] == 400
+                and "nothing to undo" in str(answer[1]))
+
     def calibrate_web_tidy(self, server):
         """Un-killed Tidy requests on one server (their durations, and that each succeeds); what
         Empty Trash moved is restored afterwards."""
