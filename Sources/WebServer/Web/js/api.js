@@ -20,10 +20,14 @@ export async function getJSON(url, { signal } = {}) {
   return readJSON(response);
 }
 
-/** POST a JSON body; same errors as getJSON. */
-export async function postJSON(url, body = {}, { signal } = {}) {
+/**
+ * POST a JSON body; same errors as getJSON. keepalive: the request is carried through even when
+ * the page closes meanwhile (a decision made just before the tab closes is not lost).
+ */
+export async function postJSON(url, body = {}, { signal, keepalive = false } = {}) {
   const response = await fetch(url, {
     method: "POST",
+    keepalive,
     headers: { "Content-Type": "application/json", Accept: "application/json", "X-Shoebox-Token": token() },
     body: JSON.stringify(body),
     signal,

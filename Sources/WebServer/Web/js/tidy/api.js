@@ -7,11 +7,12 @@ import { getJSON, postJSON } from "../api.js";
 export const current = () => getJSON("/api/tidy");
 
 /** keep | delete | maybe the item under review, or with `id` one asset (`others` deciding the rest of its group). */
+// Decisions and undo are sent with keepalive: one on its way when the tab closes still lands.
 export const decide = (decision, { id, others } = {}) =>
-  postJSON("/api/tidy/decide", { decision, ...(id ? { id } : {}), ...(others ? { others } : {}) });
+  postJSON("/api/tidy/decide", { decision, ...(id ? { id } : {}), ...(others ? { others } : {}) }, { keepalive: true });
 
 /** Takes the last decision back: `{undone, next, status, ahead}`. */
-export const undo = () => postJSON("/api/tidy/undo", {});
+export const undo = () => postJSON("/api/tidy/undo", {}, { keepalive: true });
 
 /** The filters with how many photos each would offer: `{current, filters: [{filter, label, count}]}`. */
 export const filters = () => getJSON("/api/tidy/filters");

@@ -1,13 +1,21 @@
 // The photo card of the swipe screen (brief 004, "Photo Card Design"): a mounted print, 3:4, in
 // a 12 px frame with the inner matte; a group of similar shots is one card, best first, with a
 // strip of its members to keep one of them. Also the two cards stacked behind it.
-import { h, formatDate } from "../dom.js";
+import { h } from "../dom.js";
 import { icon } from "../icons.js";
 import { formatDuration } from "../library/tiles.js";
+import { formatTakenDay } from "../viewer/details.js";
 import { cardURL, stripURL } from "./prefetch.js";
 
-/** An item's members: a group's assets best first, or the asset itself. */
-export const membersOf = (item) => (item ? ("group" in item ? item.items : [item]) : []);
+/**
+ * An item's members still to decide: a group's open assets best first (a member kept on its own
+ * stays in `items` but leaves `open`), or the asset itself.
+ */
+export function membersOf(item) {
+  if (!item) return [];
+  if (!("group" in item)) return [item];
+  return Array.isArray(item.open) ? item.items.filter((asset) => item.open.includes(asset.id)) : item.items;
+}
 
 /** What identifies what a card shows: the same key means the same card (a group minus a member is another). */
 export function itemKey(item) {
@@ -15,28 +23,23 @@ export function itemKey(item) {
   return membersOf(item).map((asset) => `${asset.id}:${asset.sha256 ?? ""}`).join(",");
 }
 
-function takenAt(asset) {
-  const t = asset.taken_at;
-  if (t === null || t === undefined || t === "") return null;
-  if (typeof t === "number") return t;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? null : ms / 1000;
-}
-
 const fileName = (asset) => (asset.path ?? "").split("/").pop() || "Untitled";
 
-/** The picture's alternative text: "Photo taken 12 March 2021" (a video: "Video taken …"), else the file's name. */
+/**
+ * The picture's alternative text: "Photo taken 12 March 2021" (a video: "Video taken …"), the
+ * day as the camera's clock had it (as the viewer says it), else the file's name.
+ */
 export function altText(asset) {
-  const epoch = takenAt(asset);
-  if (epoch === null) return fileName(asset);
-  return `${asset.kind === "video" ? "Video" : "Photo"} taken ${formatDate(epoch)}`;
+  const day = asset.taken_at ? formatTakenDay(String(asset.taken_at)) : "Date unknown";
+  if (day === "Date unknown") return fileName(asset);
+  return `${asset.kind === "video" ? "Video" : "Photo"} taken ${day}`;
 }
 
 const GROUP_WORDS = { duplicate: "identical copies", near_identical: "near-identical copies", similar: "similar shots" };
 
 /** "4 similar shots, best first" */
 export function groupLabel(item) {
-  return `${item.items.length} ${GROUP_WORDS[item.kind] ?? "similar shots"}, best first`;
+  return `${membersOf(item).length} ${GROUP_WORDS[item.kind] ?? "similar shots"}, best first`;
 }
 
 // A picture close to 3:4 fills the print; a landscape or panorama is shown whole on the matte.
@@ -78,7 +81,7 @@ export function buildCard(item, { onKeepMember } = {}) {
   const photo = h("div", { class: "tidy-photo" }, picture(current, { eager: true }), badges(current));
   const element = h("figure", { class: "tidy-card tidy-card-front" }, photo);
   element.dataset.key = itemKey(item);
-  if ("group" in item) {
+  if ("group" in item && members.length > 1) {
     element.classList.add("tidy-group");
     const show = (asset) => {
       if (asset === current) return;

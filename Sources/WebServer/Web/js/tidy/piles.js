@@ -59,6 +59,7 @@ function tile(asset, { onOpen, onRestore }) {
  * Fills `main` with the pile "trash" or "maybes". onBack(): back to the swipe screen;
  * onSwipeMaybes(answer): after "Swipe through maybes" started a session over the pile
  * (answer: POST /api/tidy/filter's). Without them the page goes to /tidy.
+ * Resolves, once the pile is shown, to `{ destroy() }`: stop following the library's changes.
  */
 export async function showPile(main, kind, { onBack = goToTidy, onSwipeMaybes } = {}) {
   useStyles("tidy-screens");
@@ -186,4 +187,5 @@ export async function showPile(main, kind, { onBack = goToTidy, onSwipeMaybes } 
   const stopListening = onLibraryChange(coalesce(load));
   await load();
   heading.focus();
+  return { destroy: stopListening };
 }

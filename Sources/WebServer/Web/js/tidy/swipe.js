@@ -55,7 +55,7 @@ function layout() {
     keepSide: part("div", "tidy-side tidy-side-keep", { "aria-hidden": "true" },
       part("span", "tidy-side-mark", {}, icon("heart")), part("span", "tidy-side-label", { text: "Keep" })),
     deck: part("div", "tidy-deck"),
-    done: part("div", "tidy-done", { hidden: true }),
+    done: part("div", "tidy-done", { hidden: true, tabindex: "-1" }),
     deleteButton: part("button", "tidy-action tidy-delete", { type: "button", "aria-keyshortcuts": "ArrowLeft" },
       icon("trash"), part("span", "", { text: "Delete" })),
     undo: part("button", "tidy-undo", { type: "button", "aria-label": "Undo", "aria-keyshortcuts": "Control+Z Backspace" }, undoGlyph()),
@@ -132,24 +132,30 @@ export async function showSwipe(main, { navigate, initial } = {}) {
     setLean(ui.maybe, Math.abs(dy) > Math.abs(dx) ? reach(-dy, size?.height) : 0);
   }
   function setLean(element, amount) {
-    const mark = element.firstElementChild;
-    if (amount > 0) { mark.style.opacity = String(Math.min(1, Number(getRest(element)) + amount)); element.classList.add("leaning"); }
-    else { mark.style.opacity = ""; element.classList.remove("leaning"); }
+    const mark = element.firstElementChild, rest = element === ui.maybe ? 0.6 : 0.4;
+    mark.style.opacity = amount > 0 ? String(Math.min(1, rest + amount)) : "";
+    element.classList.toggle("leaning", amount > 0);
   }
-  const getRest = (element) => (element === ui.maybe ? 0.6 : 0.4);
 
+  // Through: the empty state in the card's place (made again only when the figures change, so
+  // that focus and the screen reader's place in it stay).
+  let doneFor = null;
   function showDone() {
     const done = Boolean(state.status?.done) && !state.item;
     ui.section.classList.toggle("is-done", done);
     for (const button of [ui.deleteButton, ui.keepButton, ui.maybe]) button.disabled = !state.item;
     ui.done.hidden = !done;
-    if (done) {
-      ui.done.replaceChildren(emptyState(state.status, {
-        onFilter: () => chooseFilter(),
-        onMaybes: () => startFilter("maybe"),
-        onTrash: () => navigate?.("/tidy/trash"),
-      }));
-    } else ui.done.replaceChildren();
+    const figures = done ? JSON.stringify(state.status) : null;
+    if (figures === doneFor) return;
+    doneFor = figures;
+    ui.done.replaceChildren(done ? emptyState(state.status, {
+      onFilter: () => chooseFilter(),
+      onMaybes: () => startFilter("maybe"),
+      onTrash: () => navigate?.("/tidy/trash"),
+    }) : "");
+    // Focus on a button just disabled, or nowhere: to the empty state, which says what next.
+    const focused = document.activeElement;
+    if (done && (!focused || focused === document.body || focused.disabled)) ui.done.focus({ preventScroll: true });
   }
 
   // ---- The server's answers ----
@@ -189,7 +195,7 @@ export async function showSwipe(main, { navigate, initial } = {}) {
    * shown. An answer with more decisions still to send only tells what comes after them.
    * advances: CALL decides the whole item under review (the server moves on by one item).
    */
-  function enqueue(call, { prompts = false, advances = false } = {}) {
+  function enqueue(call, { prompts = false, advances = false, retrying = false } = {}) {
     const mine = generation;
     waiting.push(advances);
     queue = queue.then(async () => {
@@ -203,9 +209,16 @@ export async function showSwipe(main, { navigate, initial } = {}) {
       } catch (error) {
         waiting.shift();
         generation += 1;
-        if (!destroyed) toast(error.message, { kind: "error" });
+        if (destroyed) return;
+        // An answer's own words (e.g. "nothing to undo: …"), or the connection that failed.
+        if (!retrying) toast(error.status ? error.message : `Shoebox could not be reached (${error.message})`, { kind: "error" });
+        // Nothing more is decided until the server has said where the session stands: a
+        // decision goes to the item under review there, which may not be the card shown.
         history = [];
-        enqueue(() => api.current());
+        state = { ...state, item: null, ahead: [] };
+        renderDeck();
+        const resync = () => enqueue(() => api.current(), { retrying: true });
+        if (retrying) setTimeout(resync, 3000); else resync();   // the server away: ask again, quietly
       }
       if (waiting.length === 0 && syncLater) quietSync();
     });
@@ -283,7 +296,8 @@ export async function showSwipe(main, { navigate, initial } = {}) {
   async function keepMember(asset) {
     const item = state.item;
     if (!item || !("group" in item)) return;
-    const others = item.items.length - 1;
+    const members = membersOf(item);
+    const others = members.length - 1;
     const deleteOthers = others > 0 && await askDeleteOthers(others);
     if (state.item !== item || destroyed) return;
     if (deleteOthers) {
@@ -291,8 +305,8 @@ export async function showSwipe(main, { navigate, initial } = {}) {
       return;
     }
     history.push({ item, direction: null, status: state.status });
-    const rest = item.items.filter((member) => member.id !== asset.id);
-    state = { ...state, item: rest.length > 1 ? { ...item, items: rest } : rest[0] ?? null };
+    const rest = members.filter((member) => member.id !== asset.id);
+    state = { ...state, item: { ...item, open: rest.map((member) => member.id) } };
     renderDeck();
     say(`Kept photo. ${rest.length} left in this group.`);
     enqueue(() => api.decide("keep", { id: asset.id }), { prompts: true });
