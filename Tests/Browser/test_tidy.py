@@ -53,6 +53,7 @@ class TidyCase(unittest.TestCase):
                 self.problems.append(f"{screen}, {scheme}: {e}")
             browser.screenshot(d, f"tidy-{screen}-{scheme}")
             violations = browser.axe_violations(d)
+            time.sleep(0.5)  # axe-core's stylesheet fetches fail late, into the console
             browser.console_errors(d)
             if violations:
                 self.problems.append(f"axe-core on {screen}, {scheme}:\n{browser.describe_violations(violations)}")
@@ -201,6 +202,9 @@ class TidyFlowTests(TidyCase):
         tidy.wait_card(d, item)
         box = lambda: d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height]",
                                        tidy.front_card_element(d))
+        # At rest under the pointer (a card hovered lifts a little: measured so, as it ends).
+        ActionChains(d).move_to_element(tidy.front_card_element(d)).perform()
+        time.sleep(0.6)
         at_rest = box()
         tidy.drag(d, tidy.front_card_element(d), 24, 6, steps=4)
         browser.wait("the card to spring back where it was", lambda: all(abs(a - b) < 1.5 for a, b in zip(box(), at_rest)), 5)
