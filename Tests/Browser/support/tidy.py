@@ -45,10 +45,13 @@ def under_review(lib):
 
 
 def ids_of(item):
-    """The asset ids of an item: [id] of an asset, the members (best first) of a group."""
+    """The asset ids of an item: [id] of an asset, the members (best first) of a group — those
+    still open in the session when the item says which ("open", as the API gives it)."""
     if item is None:
         return []
-    return [m["id"] for m in item["items"]] if "group" in item else [item["id"]]
+    if "group" not in item:
+        return [item["id"]]
+    return [m["id"] for m in item["items"] if m["id"] in item.get("open", [m["id"]])]
 
 
 def marked(lib):
