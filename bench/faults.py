@@ -36,7 +36,8 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
         pieces), trash, restore (ids or names), album create/add/order/remove/delete (keys
         percent-encoded), a person's name, Tidy's requests (decide — the item under review, or one
         member of a group with "others" —, undo, unmark, empty: ops_web_tidy.py; `--only web-tidy`
-        draws these alone); the server is killed after a random number of the
+        draws these alone), Curation's (add — which starts the server's analysis of what it
+        adds —, select, top, remove, album: ops_web_curate.py); the server is killed after a random number of the
         upload's body bytes, or after a delay from the request (the upload's last byte) drawn
         from its un-killed duration — never by strace (its writes hop between pool threads);
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):
@@ -63,7 +64,9 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
       a web Tidy request, what it was doing is done whole or not at all — a group's members all
       decided as asked or all as before, every photo Empty Trash was moving either still marked
       or in Recently Deleted (tidy_half_done) — and a server started afresh says what `tidy
-      status` says (tidy_mismatch);
+      status` says (tidy_mismatch); after a web Curation request, it is done whole or not at
+      all — the photos added all there or none, the selection as before or as asked, a new
+      "TO NAME …" album the whole list in score order (curation_half_done);
       `tracker project list` reads the tracker (tracker_damaged), Tracker/tracker.json keeps its
       references and every photo it names is there with its SHA-256 (tracker_integrity), and
       every file `tracker export` left under a name is whole (export_partial);

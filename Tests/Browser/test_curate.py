@@ -130,6 +130,9 @@ class CurateTests(unittest.TestCase):
         shown = browser.wait("the photos only", lambda: d.execute_script(
             "const t = document.querySelectorAll('.curate-picker .tile'); return t.length && t.length;"), 10)
         self.assertGreaterEqual(shown, 12)
+        self.assertEqual(d.current_url, server.page_url("/curate#choose"), "the picker's filter moved the address")
+        kinds = d.execute_script("return [...document.querySelectorAll('.curate-picker .tile')].map(t => t.getAttribute('aria-label').split(',')[0])")
+        self.assertEqual(set(kinds), {"Photo"}, "the Kind filter let something else through")
         chosen = [a["id"] for a in photos][-12:]
         for asset_id in chosen[:-1]:
             self.click_tile(asset_id)

@@ -16,6 +16,7 @@ from .ops_tidy import TidyOps
 from .ops_tracker import TrackerOps
 from .ops_watch import WatchOp
 from .ops_web import WebOps
+from .ops_web_curate import WebCurateOps
 from .ops_web_tidy import WebTidyOps
 from .random_runs import RandomRuns
 from .setup import Setup
@@ -25,7 +26,7 @@ OUTSIDE = ("shared", "stories", "collages", "exports")
 
 
 class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchOp, AnalysisOps, TidyOps,
-              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps):
+              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps, WebCurateOps):
     def __init__(self, a):
         self.a = a
         # `--only web-tidy`: the web operation, drawing Tidy's requests alone (to hammer them).
@@ -68,3 +69,4 @@ class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchO
         self.web_temporaries_now = set()  # … and there at the last check
         self.web_failures = []      # requests that were not killed and failed all the same
         self.tidy_expected = None   # what the last web Tidy request may have left (check_tidy_web)
+        self.curate_expected = None  # … and the last web Curation request (check_curate_web)

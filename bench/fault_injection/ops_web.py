@@ -1,6 +1,7 @@
 """The web server's writes (`shoebox serve`) as random-scenario operations: an upload through
 `POST /api/upload`, trash and restore through `/api/trash` and `/api/restore`, the album calls
-(create, add, order, remove, delete) and a person's name. Each starts `serve --port 0 --no-watch`,
+(create, add, order, remove, delete), a person's name, Tidy's (ops_web_tidy.py) and Curation's
+(ops_web_curate.py) requests. Each starts `serve --port 0 --no-watch`,
 sends one request as a page does (with `Origin`), and kills the server with SIGKILL: an upload
 while its body streams (after a random number of its bytes) or after it, while the server renames
 and indexes the file; the others after a delay drawn from their un-killed duration. Then the same
@@ -11,9 +12,10 @@ indexes it): counted as the note upload_temporaries while its writer is dead."""
 import http.client, json, os, select, signal, subprocess, threading, time, urllib.parse
 
 from .common import is_temporary
+from .ops_web_curate import CURATE_KINDS
 from .ops_web_tidy import TIDY_KINDS
 
-KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, **TIDY_KINDS}
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, **TIDY_KINDS, **CURATE_KINDS}
 
 
 class WebServerProcess:
@@ -111,6 +113,8 @@ class WebOps:
             return self.web_album_plan(run)
         if kind.startswith("tidy "):
             return self.web_tidy_plan(kind)
+        if kind.startswith("curate "):
+            return self.web_curate_plan(kind)
         if kind == "people":
             people = self.json("people", "list")
             if not people:
@@ -298,6 +302,7 @@ class WebOps:
                 if plan is not None:
                     self.calibration_request(server, kind, plan)
             self.calibrate_web_tidy(server)
+            self.calibrate_web_curate(server)
             data, name = self.web_upload_plan(f"calibration {round}")
             _, _, answer = self.web_upload(server, data, name, kill=False)
             if answer is None or answer[0] != 201:

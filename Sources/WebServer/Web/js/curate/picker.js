@@ -9,7 +9,7 @@ import { onLibraryChange, coalesce } from "../events.js";
 import { groupByMonth, ID } from "../library/layout.js";
 import { LibraryGrid } from "../library/grid.js";
 import { libraryAPI } from "../library/query.js";
-import { PickerFilters } from "./picker-filters.js";
+import { LibraryFilters } from "../library/filters.js";
 
 export class Picker {
   /** onAdd(ids) resolves when they are added (or throws); onCancel() leaves the picker. */
@@ -19,7 +19,7 @@ export class Picker {
     this.visible = new Set();
     this.query = new URLSearchParams();
     this.summary = h("p", { class: "library-summary curate-picker-summary" });
-    this.filters = new PickerFilters({ onChange: (query) => { this.query = query; this.refresh({ toTop: true }); } });
+    this.filters = new LibraryFilters({ inURL: false, onChange: (query) => { this.query = query; this.refresh({ toTop: true }); } });
     this.grid = new LibraryGrid({
       onOpen: (index) => this.grid.toggle(index),
       onSelectionChange: (selected) => this.#gridSelection(selected),

@@ -9,9 +9,13 @@ export { FILTER_KEYS, filterQuery };
 const KIND_LABELS = { photo: "Photos", screenshot: "Screenshots", video: "Videos" };
 
 export class LibraryFilters {
-  /** onChange(query: URLSearchParams) after the person changes a filter. */
-  constructor({ onChange }) {
+  /**
+   * onChange(query: URLSearchParams) after the person changes a filter. inURL: the filters live
+   * in the address (the library); false keeps them in the selects alone (a picker on another page).
+   */
+  constructor({ onChange, inURL = true }) {
     this.onChange = onChange;
+    this.inURL = inURL;
     this.selects = {};
     const labels = { year: "Year", place: "Place", person: "Person", kind: "Kind" };
     this.element = h("div", { class: "filters", role: "group", "aria-label": "Filters" },
@@ -27,7 +31,7 @@ export class LibraryFilters {
   /** Fills the selects from the facets, keeping the URL's choices (even one with no items now). */
   async load() {
     const facets = await getJSON("/api/facets");
-    const query = filterQuery();
+    const query = this.inURL ? filterQuery() : this.query();
     const options = {
       year: [["", "All years"], ...facets.years.slice().sort((a, b) => b.year - a.year).map((y) => [String(y.year), `${y.year} (${y.count.toLocaleString()})`])],
       place: [["", "All places"], ...facets.places.map((p) => [p.name, `${p.name} (${p.count.toLocaleString()})`])],
@@ -60,7 +64,7 @@ export class LibraryFilters {
   #changed() {
     const query = this.query();
     const text = query.toString();
-    history.replaceState(history.state, "", text ? `/?${text}` : "/");
+    if (this.inURL) history.replaceState(history.state, "", text ? `/?${text}` : "/");
     this.#showClear();
     this.onChange(query);
   }
