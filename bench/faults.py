@@ -37,7 +37,8 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
         percent-encoded), a person's name, Tidy's requests (decide — the item under review, or one
         member of a group with "others" —, undo, unmark, empty: ops_web_tidy.py; `--only web-tidy`
         draws these alone), Curation's (add — which starts the server's analysis of what it
-        adds —, select, top, remove, album: ops_web_curate.py); the server is killed after a random number of the
+        adds —, select, top, remove, album: ops_web_curate.py; `--only web-curate` draws these
+        alone); the server is killed after a random number of the
         upload's body bytes, or after a delay from the request (the upload's last byte) drawn
         from its un-killed duration — never by strace (its writes hop between pool threads);
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):

@@ -29,11 +29,13 @@ class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchO
               CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps, WebCurateOps):
     def __init__(self, a):
         self.a = a
-        # `--only web-tidy`: the web operation, drawing Tidy's requests alone (to hammer them).
+        # `--only web-tidy` / `web-curate`: the web operation, drawing Tidy's (Curation's) requests
+        # alone (to hammer them).
         only = (a.only or "").split(",")
         self.web_tidy_only = "web-tidy" in only
-        if self.web_tidy_only:
-            a.only = ",".join("web" if x == "web-tidy" else x for x in only)
+        self.web_curate_only = "web-curate" in only
+        if self.web_tidy_only or self.web_curate_only:
+            a.only = ",".join("web" if x in ("web-tidy", "web-curate") else x for x in only)
         self.sb = os.path.abspath(a.shoebox)
         self.rng = random.Random(a.seed)
         self.work = a.work

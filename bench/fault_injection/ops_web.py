@@ -159,12 +159,14 @@ class WebOps:
         done first). Returns (killed, description, where, exit status, op key, whether the server had
         written anything when it was killed, and what went wrong with a request that was not killed)."""
         kinds = [k for k in KINDS if k == "upload" or "web:" + k in self.durations]
-        if self.web_tidy_only:
-            kinds = [k for k in kinds if k in TIDY_KINDS]
+        if self.web_tidy_only or self.web_curate_only:
+            kinds = [k for k in kinds if (k in TIDY_KINDS and self.web_tidy_only) or (k in CURATE_KINDS and self.web_curate_only)]
         kind = self.rng.choices(kinds, [KINDS[k] for k in kinds])[0]
         plan = None if kind == "upload" else self.web_plan(kind, run)
         if plan is None and self.web_tidy_only:
             kind, plan = "tidy decide", self.web_plan("tidy decide", run)  # (always has something to do)
+        if plan is None and self.web_curate_only:
+            kind, plan = "curate add", self.web_plan("curate add", run)
         if plan is None:
             kind = "upload"
         server = WebServerProcess(self, log)

@@ -22,10 +22,11 @@ struct CurationRoutes {
         router.post("/api/curation/add") { request, context in
             let ids = try JSONBody.ids(try await JSONBody.decode(request, context: context))
             return try await list {
-                // Added at once, scored meanwhile: the page shows which are still being scored.
+                // Added at once, scored meanwhile: the page shows which are still being scored. (Any
+                // photo of the list not analysed yet: also one a Live Photo's movie stood for, or one
+                // `curate add` left unscored.)
                 let entries = try Curation.add(session, ids.map(\.rawValue), waitingForScores: { _ in }).entries
-                let named = Set(ids)
-                scoring.score(entries.filter { named.contains($0.asset.id) })
+                scoring.score(entries)
                 return entries
             }
         }

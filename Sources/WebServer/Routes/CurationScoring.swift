@@ -29,7 +29,7 @@ final class CurationScoring: Sendable {
         state.withLockedValue { s in s.scoring.intersection(ids) }
     }
 
-    /// Analyses `ids` (those of `entries` not analysed yet) after what is queued already.
+    /// Analyses the photos of `entries` not analysed yet, after what is queued already.
     func score(_ entries: [CurationEntry]) {
         let wanted = entries.filter { !$0.isAnalysed }.map(\.asset.id)
         guard !wanted.isEmpty else { return }

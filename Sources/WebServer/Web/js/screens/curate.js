@@ -43,10 +43,14 @@ export async function show(main) {
     scoring, toolbar.element, empty, rows.element);
   const picker = new Picker({ onAdd: addChosen, onCancel: closePicker });
   main.replaceChildren(listView, picker.element);
-  // The buttons stick under the app's header, whose height changes as its nav wraps.
+  // The buttons stick under the app's header (its height changes with the window; on a phone it
+  // scrolls away, and they stick to the top).
   const header = document.querySelector(".app-header");
   if (header) {
-    new ResizeObserver(() => listView.style.setProperty("--curate-sticky-top", `${header.offsetHeight}px`)).observe(header);
+    new ResizeObserver(() => {
+      const top = getComputedStyle(header).position === "sticky" ? header.offsetHeight : 0;
+      listView.style.setProperty("--curate-sticky-top", `${top}px`);
+    }).observe(header);
   }
 
   /** Shows the server's list (best first). */
