@@ -88,6 +88,11 @@ class TrackerTests(unittest.TestCase):
         ids = control.get_attribute("aria-describedby").split()
         return " ".join(d.find_element(By.ID, i).text for i in ids if d.find_element(By.ID, i).is_displayed())
 
+    def refused_requests(self, *statuses):
+        """Drains the console: only the failed requests expected (a refusal the page shows) may be there."""
+        for line in browser.console_errors(self.driver):
+            self.assertRegex(line, r"/api/tracker/\S* - Failed to load resource: the server responded with a status of (%s)" % "|".join(map(str, statuses)))
+
     def stage_button(self, stage):
         return self.driver.find_element(By.CSS_SELECTOR, f".tracker-stage-button[data-stage={stage.lower()}]")
 
@@ -120,6 +125,7 @@ class TrackerTests(unittest.TestCase):
         system = self.type_into("combobox", "Game system", "Kill Team")
         self.click("button", "Create project")
         self.assertIn("is not a game system Shoebox knows", self.invalid_message(system))
+        self.refused_requests(400)
         self.look("projects-invalid")
         self.assertEqual(tracker(lib, "project", "list"), [], "nothing made by a refusal")
         self.type_into("combobox", "Game system", "40k")
@@ -191,6 +197,7 @@ class TrackerTests(unittest.TestCase):
         d.find_element(By.CSS_SELECTOR, "input[type=file]:not([data-camera])").send_keys(text)
         self.assertRegex(self.not_saved(), r"^Not saved: notes\.jpg is not an image Shoebox recognises")
         self.assertEqual(len(tracker(lib, "photo", "list", captain["id"])), 1)
+        self.refused_requests(400)
         camera = d.find_element(By.CSS_SELECTOR, "input[data-camera]")
         self.assertEqual((camera.get_attribute("accept"), camera.get_attribute("capture")), ("image/*", "environment"))
         self.click("button", "Add from the library")
@@ -302,6 +309,7 @@ class TrackerTests(unittest.TestCase):
         self.type_into("textbox", "Army", "Stormcast Eternals")
         self.click("button", "Create project")
         self.assertRegex(self.not_saved(), r"^Not saved: the disk holding .* is full")
+        self.refused_requests(507)
         self.assertEqual(d.current_url.rstrip("/")[-8:], "/tracker", "still on the form, the text kept")
         self.assertEqual(self.field("textbox", "Army").get_attribute("value"), "Stormcast Eternals")
         self.look("disk-full")

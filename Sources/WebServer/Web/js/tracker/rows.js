@@ -24,6 +24,8 @@ export function deletableRow(content, { deleteLabel, confirm, onDelete, classNam
     if (sure) await onDelete(); else close();
   };
   const button = h("button", { type: "button", class: "button icon quiet tracker-row-delete", "aria-label": deleteLabel, title: deleteLabel, on: { click: ask } }, icon("trash"));
+  // A link dragged with a mouse would start the browser's own drag, which cancels the pointer.
+  for (const el of [content, ...content.querySelectorAll("a, img")]) el.setAttribute("draggable", "false");
   const slab = h("div", { class: "tracker-row-slab" }, content, button);
   const behind = h("button", { type: "button", class: "tracker-row-behind", tabindex: "-1", "aria-hidden": "true", on: { click: ask } }, icon("trash"), h("span", { text: "Delete" }));
   const row = h("li", { class: `tracker-row ${className}`.trim() }, behind, slab);
@@ -34,6 +36,7 @@ export function deletableRow(content, { deleteLabel, confirm, onDelete, classNam
 
 function swipe(row, slab, { onReveal, onClose, onCommit }) {
   let start = null, dx = 0, swiping = false;
+  slab.addEventListener("dragstart", (event) => event.preventDefault());
   slab.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || event.target.closest("button, input, select, textarea")) return;
     start = { x: event.clientX, y: event.clientY, open: row.classList.contains("revealed") };
