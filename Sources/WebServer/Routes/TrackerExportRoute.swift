@@ -33,8 +33,10 @@ struct TrackerExportRoute {
     }
 
     static func zip(_ files: [(name: String, data: Data)], at date: Date) -> [UInt8] {
-        // STOREDZIP-PENDING: StoredZip lands on main (the lead's); until then no zip.
-        []
+        var zip = StoredZip()
+        var out: [UInt8] = []
+        for f in files { out += zip.add(name: f.name, bytes: [UInt8](f.data), modified: date) }
+        return out + zip.finish()
     }
 
     static func download(_ bytes: [UInt8], name: String, type: String) -> Response {
