@@ -164,6 +164,16 @@ class TrackerTests(unittest.TestCase):
         self.click("button", "Move step 2 up")
         self.saved()
         self.assertEqual(tracker(lib, "recipe", "show", recipe["id"])["steps"], ["Prime grey", "Basecoat Macragge Blue"])
+        # A blank step is refused by the tracker, said under the steps, the blank field marked.
+        self.click("button", "Add step")
+        blank = d.switch_to.active_element
+        blank.send_keys(" ", Keys.TAB)
+        self.assertIn("a recipe's step entry needs a non-empty step", self.invalid_message(blank))
+        self.assertRegex(self.not_saved(), "^Not saved: a value was refused")
+        self.refused_requests(400)
+        self.click("button", "Remove step 3")
+        self.saved()
+        self.assertEqual(tracker(lib, "recipe", "show", recipe["id"])["steps"], ["Prime grey", "Basecoat Macragge Blue"])
         self.look("recipe-editor")
 
         # The captain: the recipe linked, progress changed twice, the timeline showing both.

@@ -34,11 +34,13 @@ export function clearInvalid(control) {
 }
 
 /**
- * Shows a refusal in place: on the control in `scope` whose data-field is the error's field
- * (focused, so the message is heard), else on `fallback`. True when it found a place.
+ * Shows a refusal of a field's value in place: on the control in `scope` whose data-field is the
+ * error's field (focused, so the message is heard), else on `fallback`. True when it did; false
+ * for an error about no field (a full disk), which the saved state says.
  */
 export function showFieldError(scope, error, fallback = null) {
-  const control = (error?.field && scope.querySelector(`[data-field="${CSS.escape(error.field)}"]`)) || fallback;
+  if (!error?.field) return false;
+  const control = scope.querySelector(`[data-field="${CSS.escape(error.field)}"]`) || fallback;
   if (!control) return false;
   markInvalid(control, error.message);
   control.focus();

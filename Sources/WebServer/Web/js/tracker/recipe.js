@@ -24,7 +24,9 @@ export async function showRecipe(body, id, { save }) {
   const form = h("form", { class: "tracker-card tracker-recipe-form", "aria-label": "Recipe", novalidate: true });
   const lists = {};
   const onError = (error) => {
-    if (lists[error.field]) lists[error.field].showError(error.message); else showFieldError(form, error);
+    if (!lists[error.field]) return showFieldError(form, error);
+    lists[error.field].showError(error.message);
+    return true;
   };
   // An existing recipe: each change goes at once (one field, or one list whole).
   const change = async (fields, control) => {

@@ -28,8 +28,8 @@ export function savedState() {
 
   /**
    * Runs `action` (a change sent to the server) with the state shown around it. Resolves to its
-   * answer, or to undefined when it failed (the failure is shown here; `onError(error)` may also
-   * mark the field it names).
+   * answer, or to undefined when it failed: the failure is said here, unless `onError(error)`
+   * said it in place (under the field it names: it returns true), when this only points there.
    */
   async function save(action, { onError } = {}) {
     pending += 1;
@@ -41,8 +41,8 @@ export function savedState() {
       return answer;
     } catch (error) {
       pending -= 1;
-      paint("error", error?.message ?? String(error));
-      onError?.(error);
+      const inPlace = onError?.(error) === true;
+      paint("error", inPlace ? "a value was refused; the field is marked and says why" : error?.message ?? String(error));
       return undefined;
     }
   }
