@@ -312,6 +312,21 @@ class TrackerTests(unittest.TestCase):
         browser.wait("one recipe", lambda: len(d.find_elements(By.CSS_SELECTOR, ".tracker-row")) == 1)
         self.assertEqual([r["name"] for r in tracker(lib, "recipe", "list")], ["Flesh tones"])
 
+        # A finger's long swipe (touch events, past half the row) asks at once; Cancel slides it back.
+        d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+        self.addCleanup(d.execute_cdp_cmd, "Emulation.setTouchEmulationEnabled", {"enabled": False})
+        box = d.execute_script("const r = document.querySelector('.tracker-row-slab').getBoundingClientRect(); return [r.left + r.width * 0.75, r.top + r.height / 2, r.width];")
+        x, y, width = box
+        touch = lambda kind, px: d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": px, "y": y}]})
+        touch("touchStart", x)
+        for step in range(1, 11):
+            touch("touchMove", x - width * 0.7 * step / 10)
+        touch("touchEnd", 0)
+        dialog = browser.one(d, "dialog", "Delete the recipe “Flesh tones”?")
+        self.click("button", "Cancel", within=dialog)
+        browser.wait("the row back in place", lambda: not d.find_elements(By.CSS_SELECTOR, ".tracker-row.revealed"))
+        self.assertEqual([r["name"] for r in tracker(lib, "recipe", "list")], ["Flesh tones"])
+
     def test_a_full_disk_is_said_in_words_and_nothing_is_made(self):
         d, lib = self.driver, self.lib
         server = self.serve(env={"SHOEBOX_TRACKER_TEST_FAIL": "store:ENOSPC"})
