@@ -83,7 +83,15 @@ public struct Tidy {
     /// The session on disk as it is, or nil when none was started (reading: nothing is repaired).
     package func load() throws -> TidySession? {
         guard let state = try store.loadState() else { return nil }
-        return TidySession(state: state, list: try store.loadList(of: state))
+        do {
+            return TidySession(state: state, list: try store.loadList(of: state))
+        } catch {
+            // Without the lock, the state may be read just before another process (the web
+            // page, a terminal) starts a new session and removes this one's list: the state
+            // read again names the new session, whose list is written before it.
+            guard let now = try store.loadState(), now.session != state.session else { throw error }
+            return TidySession(state: now, list: try store.loadList(of: now))
+        }
     }
 
     /// Under the writer lock: the session on disk with its last change finished (when a kill
