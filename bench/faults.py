@@ -36,7 +36,9 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
         pieces), trash, restore (ids or names), album create/add/order/remove/delete (keys
         percent-encoded), a person's name, Tidy's requests (decide — the item under review, or one
         member of a group with "others" —, undo, unmark, empty: ops_web_tidy.py; `--only web-tidy`
-        draws these alone); the server is killed after a random number of the
+        draws these alone), the tracker's (a project, miniature or recipe made, a stage recorded,
+        a recipe linked, a library photo copied to a miniature, a photo or a project with its
+        photos deleted: checked by check_tracker); the server is killed after a random number of the
         upload's body bytes, or after a delay from the request (the upload's last byte) drawn
         from its un-killed duration — never by strace (its writes hop between pool threads);
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):
