@@ -19,6 +19,8 @@ def tracker(lib, *args):
 
 
 class TrackerTests(unittest.TestCase):
+    maxDiff = None
+
     @classmethod
     def setUpClass(cls):
         cls.driver = browser.start()
