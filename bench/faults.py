@@ -38,7 +38,9 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
         member of a group with "others" —, undo, unmark, empty: ops_web_tidy.py; `--only web-tidy`
         draws these alone), Curation's (add — which starts the server's analysis of what it
         adds —, select, top, remove, album: ops_web_curate.py; `--only web-curate` draws these
-        alone); the server is killed after a random number of the
+        alone), the tracker's (a project, miniature or recipe made, a stage recorded,
+        a recipe linked, a library photo copied to a miniature, a photo or a project with its
+        photos deleted: checked by check_tracker); the server is killed after a random number of the
         upload's body bytes, or after a delay from the request (the upload's last byte) drawn
         from its un-killed duration — never by strace (its writes hop between pool threads);
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):

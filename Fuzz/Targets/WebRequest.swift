@@ -4,7 +4,8 @@
 //   1 Host/Origin/token/cookie (`AccessPolicy.refusal`)  5 /api/library's query (`LibraryRoutes.query`)
 //   2 ids from URLs (`WebID.asset/person/face`)          6 an upload's name and first bytes
 //   3 an album key from a URL (`AlbumRoutes.key`)        7 a JSON body (`JSONBody`: ids, strings,
-//                                                           Tidy's decision and filter, Curation's count)
+//                                                           Tidy's decision and filter, Curation's count, the
+//                                                           tracker's fields: `TrackerBody`)
 // Checked besides "no crash": a range lies inside the file and is not empty; a request is let
 // through only with an allowed Host (and Origin/token for a change, the pairing cookie on the
 // LAN), and every such request is; an accepted id is written one way only (canonical); an album
@@ -16,6 +17,7 @@ import Analysis
 import Foundation
 import HTTPTypes
 import Tidy
+import Tracker
 @testable import Metadata
 @testable import PhotoLibrary
 @testable import WebServer
@@ -243,5 +245,26 @@ func body(_ bytes: Data) {
     // Curation's page: "Select top N" sends a number, never a string read as one.
     if let n = try? CurationRoutes.count(object) {
         precondition(!(object["count"] is String) && (object["count"] as? Int) == n, "count accepted: \(n)")
+    }
+    trackerFields(object)
+}
+
+/// The tracker's page: a type, stage or export format is one of the listed words, written back
+/// the one way; a list is the strings sent, in their order, or refused whole; a null type clears
+/// it and is never also a type; a record id is canonical and lower-case.
+func trackerFields(_ object: [String: Any]) {
+    if let t = object["type"] as? String, let type = try? TrackerBody.type(t) { precondition(type.rawValue == t, "type \(t.debugDescription)") }
+    if let p = object["progress"] as? String, let stage = try? TrackerBody.stage(p) { precondition(stage.rawValue == p, "stage \(p.debugDescription)") }
+    if let f = object["format"] as? String, let format = try? TrackerBody.format(f) { precondition(format.rawValue == f, "format \(f.debugDescription)") }
+    if let change = try? TrackerBody.recipe(object) {
+        precondition(!(change.clearType && change.type != nil), "a type both cleared and set")
+        for (key, list) in [("steps", change.steps), ("paints", change.paints), ("techniques", change.techniques)] {
+            precondition(list == nil || list == object[key] as? [String], "\(key) changed on the way")
+        }
+    }
+    for key in ["mini", "project"] {
+        if let text = object[key] as? String, let id = try? WebID.tracker(text, key) {
+            precondition(isCanonicalUUID(id) && id == text.lowercased(), "tracker id accepted: \(text.debugDescription)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Metadata
 import PhotoLibrary
 #if canImport(Glibc)
 import Glibc
@@ -151,6 +152,33 @@ extension Tracker {
         }
     }
 
+    /// Refuses, before a byte of it is received, a photo of `size` bytes (what a front end is
+    /// sent: an upload's length, or what it has received so far) larger than the tracker takes.
+    public static func checkPhotoSize(_ size: Int64, name: String) throws {
+        if size > TrackerPhotoImport.maximumSize { throw TrackerPhotoImport.tooLarge(name, size: size) }
+    }
+
+    /// A photo's copy opened for reading (its path checked to be a tracker photo's, opened
+    /// through the confined layer), with its format by content. The caller closes `descriptor`.
+    public func openPhoto(_ id: String) throws -> TrackerPhotoFile {
+        let d = try read()
+        let photo = d.photos[try d.photoIndex(id)]
+        guard TrackerIntegrity.isPhotoFile(photo.file) else {
+            throw ShoeboxError(.invalidArgument, "the photo \(photo.id)'s file \(String(reflecting: photo.file)) is not under \(TrackerIntegrity.photosFolder); it is never opened",
+                               remedy: TrackerRemedy.removePhotoRecord(id: photo.id))
+        }
+        let fd = try library.files.openRegularFile(photo.file)
+        do {
+            let source = TrackerPhotoImport.Source(fd: fd, shown: photo.file, size: 0)
+            let size = Int64(lseek(fd, 0, SEEK_END))
+            return TrackerPhotoFile(photo: photo, format: try TrackerPhotoImport(library: library).format(of: source),
+                                    descriptor: fd, size: max(size, 0))
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
     /// Removes a photo: its record, then its file.
     public func removePhoto(_ id: String) throws -> TrackerRemoval {
         try change { d, _ in
@@ -163,6 +191,15 @@ extension Tracker {
     static func time(_ locked: LockedLibrary) -> String { ShoeboxClock.localISO8601(locked.now) }
 }
 
+/// A tracker photo's copy, open (`Tracker.openPhoto`): the caller closes `descriptor`.
+public struct TrackerPhotoFile: Sendable {
+    public var photo: TrackerPhoto
+    /// JPEG, PNG or HEIC, by the file's content.
+    public var format: MediaFormat
+    public var descriptor: Int32
+    public var size: Int64
+}
+
 /// Where an added photo comes from.
 public enum TrackerPhotoSource: Sendable, Equatable {
     /// A file outside the library, absolute or relative to the current folder (the user's own
@@ -173,4 +210,7 @@ public enum TrackerPhotoSource: Sendable, Equatable {
     /// The command line's one argument: a file outside the library when there is one at that
     /// path, else an asset reference.
     case reference(String)
+    /// A file a front end received (the web app's upload, kept in a temporary file outside the
+    /// library at `path`), named in messages by the `name` the user gave it.
+    case received(path: String, name: String)
 }

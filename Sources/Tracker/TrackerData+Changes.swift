@@ -9,7 +9,7 @@ extension TrackerData {
     static let maximumText = 1000
 
     /// `text` trimmed; throws when it is empty (requirements 1.1, 2.1, 3.1) or too long.
-    static func required(_ text: String, _ field: String, of kind: String) throws -> String {
+    static func required(_ text: String, _ field: TrackerField, of kind: String) throws -> String {
         let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !t.isEmpty else { throw TrackerError.required(field, of: kind) }
         guard t.count <= maximumText else { throw TrackerError.tooLong(field, limit: maximumText) }
@@ -17,7 +17,7 @@ extension TrackerData {
     }
 
     /// An optional text: nil when absent or blank.
-    static func optional(_ text: String?, _ field: String) throws -> String? {
+    static func optional(_ text: String?, _ field: TrackerField) throws -> String? {
         guard let t = text?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
         guard t.count <= maximumText else { throw TrackerError.tooLong(field, limit: maximumText) }
         return t
@@ -45,10 +45,10 @@ extension TrackerData {
     // MARK: Projects
 
     mutating func addProject(gameSystem: String, army: String, name: String?, at now: String) throws -> Project {
-        guard !gameSystem.trimmingCharacters(in: .whitespaces).isEmpty else { throw TrackerError.required("game system", of: "project") }
+        guard !gameSystem.trimmingCharacters(in: .whitespaces).isEmpty else { throw TrackerError.required(.gameSystem, of: "project") }
         guard let system = GameSystem(userText: gameSystem) else { throw TrackerError.unknownGameSystem(gameSystem) }
-        let project = Project(id: Self.newID(), game_system: system, army: try Self.required(army, "army", of: "project"),
-                              name: try Self.optional(name, "name"), created_at: now)
+        let project = Project(id: Self.newID(), game_system: system, army: try Self.required(army, .army, of: "project"),
+                              name: try Self.optional(name, .name), created_at: now)
         projects.append(project)
         return project
     }
@@ -56,8 +56,8 @@ extension TrackerData {
     /// Changes the army and/or name (an empty name clears it; an empty army is refused).
     mutating func updateProject(_ id: String, army: String?, name: String?) throws -> Project {
         let i = try projectIndex(id)
-        if let army { projects[i].army = try Self.required(army, "army", of: "project") }
-        if let name { projects[i].name = try Self.optional(name, "name") }
+        if let army { projects[i].army = try Self.required(army, .army, of: "project") }
+        if let name { projects[i].name = try Self.optional(name, .name) }
         return projects[i]
     }
 
@@ -76,7 +76,7 @@ extension TrackerData {
 
     mutating func addMini(project: String, name: String, type: MiniatureType, at now: String) throws -> Miniature {
         let p = projects[try projectIndex(project)]
-        let mini = Miniature(id: Self.newID(), project_id: p.id, name: try Self.required(name, "name", of: "miniature"),
+        let mini = Miniature(id: Self.newID(), project_id: p.id, name: try Self.required(name, .name, of: "miniature"),
                              type: type, progress: .unpainted, history: [ProgressStep(progress: .unpainted, at: now)],
                              recipe_ids: [], photo_ids: [])
         miniatures.append(mini)
@@ -87,7 +87,7 @@ extension TrackerData {
     /// the stage the miniature is at (a repaint is still an update).
     mutating func updateMini(_ id: String, progress: ProgressStage?, name: String?, at now: String) throws -> Miniature {
         let i = try miniIndex(id)
-        if let name { miniatures[i].name = try Self.required(name, "name", of: "miniature") }
+        if let name { miniatures[i].name = try Self.required(name, .name, of: "miniature") }
         if let progress {
             miniatures[i].progress = progress
             miniatures[i].history.append(ProgressStep(progress: progress, at: now))
@@ -107,9 +107,9 @@ extension TrackerData {
 
     mutating func addRecipe(name: String, type: MiniatureType?, steps: [String], paints: [String],
                                    techniques: [String]) throws -> Recipe {
-        let recipe = Recipe(id: Self.newID(), name: try Self.required(name, "name", of: "recipe"), type: type,
-                            steps: try Self.list(steps, "step"), paints: try Self.list(paints, "paint"),
-                            techniques: try Self.list(techniques, "technique"))
+        let recipe = Recipe(id: Self.newID(), name: try Self.required(name, .name, of: "recipe"), type: type,
+                            steps: try Self.list(steps, .steps), paints: try Self.list(paints, .paints),
+                            techniques: try Self.list(techniques, .techniques))
         recipes.append(recipe)
         return recipe
     }
@@ -120,19 +120,19 @@ extension TrackerData {
                                       steps: [String]?, paints: [String]?, techniques: [String]?) throws -> Recipe {
         let i = try recipeIndex(id)
         var r = recipes[i]
-        if let name { r.name = try Self.required(name, "name", of: "recipe") }
+        if let name { r.name = try Self.required(name, .name, of: "recipe") }
         if clearType { r.type = nil }
         if let type { r.type = type }
-        if let steps { r.steps = try Self.list(steps, "step") }
-        if let paints { r.paints = try Self.list(paints, "paint") }
-        if let techniques { r.techniques = try Self.list(techniques, "technique") }
+        if let steps { r.steps = try Self.list(steps, .steps) }
+        if let paints { r.paints = try Self.list(paints, .paints) }
+        if let techniques { r.techniques = try Self.list(techniques, .techniques) }
         recipes[i] = r
         return r
     }
 
     /// Each entry of a recipe's list trimmed and non-empty.
-    static func list(_ items: [String], _ field: String) throws -> [String] {
-        try items.map { try required($0, field, of: "recipe's \(field) entry") }
+    static func list(_ items: [String], _ field: TrackerField) throws -> [String] {
+        try items.map { try required($0, field, of: "recipe's \(field.words) entry") }
     }
 
     /// Removes a recipe and unlinks it from every miniature (requirement 3.4, integrity 9.3).

@@ -12,12 +12,13 @@ public enum TrackerError {
         ShoeboxError(.newerVersion, "\(TrackerStore.path) has schema_version \(version), newer than this Shoebox reads (\(TrackerFile.currentVersion)); upgrade Shoebox")
     }
 
-    static func required(_ field: String, of kind: String) -> ShoeboxError {
-        ShoeboxError(.invalidArgument, "a \(kind) needs a non-empty \(field)")
+    static func required(_ field: TrackerField, of kind: String) -> ShoeboxError {
+        ShoeboxError(.invalidArgument, "a \(kind) needs a non-empty \(field.words)", remedy: TrackerFieldRemedy(field: field))
     }
 
     static func unknownGameSystem(_ text: String) -> ShoeboxError {
-        ShoeboxError(.invalidArgument, "\(String(reflecting: text)) is not a game system Shoebox knows; use one of: \(GameSystem.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+        ShoeboxError(.invalidArgument, "\(String(reflecting: text)) is not a game system Shoebox knows; use one of: \(GameSystem.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))",
+                     remedy: TrackerFieldRemedy(field: .gameSystem))
     }
 
     static func notFound(_ kind: TrackerRecordKind, _ id: String) -> ShoeboxError {
@@ -28,7 +29,31 @@ public enum TrackerError {
         ShoeboxError(.ambiguous, "\(String(reflecting: prefix)) matches several \(kind.rawValue)s; give more of the id")
     }
 
-    static func tooLong(_ field: String, limit: Int) -> ShoeboxError {
-        ShoeboxError(.invalidArgument, "the \(field) is longer than \(limit) characters")
+    static func tooLong(_ field: TrackerField, limit: Int) -> ShoeboxError {
+        ShoeboxError(.invalidArgument, "the \(field.words) is longer than \(limit) characters", remedy: TrackerFieldRemedy(field: field))
     }
+}
+
+/// A field of a tracker record, named as its JSON shape names it: what a refused value belongs to.
+public enum TrackerField: String, Sendable, Equatable, CaseIterable {
+    case gameSystem = "game_system", army, name, steps, paints, techniques
+
+    /// As messages say it ("a project needs a non-empty army"; a list by one of its entries).
+    var words: String {
+        switch self {
+        case .gameSystem: "game system"
+        case .army: "army"
+        case .name: "name"
+        case .steps: "step"
+        case .paints: "paint"
+        case .techniques: "technique"
+        }
+    }
+}
+
+/// Correct the value given for `field` (an empty name, a game system the tracker does not know,
+/// a text too long): a front end with a form marks that input and shows the message beside it
+/// (the web app). The command line words none: its message names the option already.
+public struct TrackerFieldRemedy: Remedy, Equatable {
+    public var field: TrackerField
 }

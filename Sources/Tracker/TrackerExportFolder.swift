@@ -48,10 +48,18 @@ extension Tracker {
     /// Writes an export of everything (or of `project`) into `folder` (absolute, outside the
     /// library); returns the paths written and what the export holds.
     public func export(project: String?, format: TrackerExport.Format, to folder: String) throws -> (files: [String], data: TrackerData) {
+        let (files, selected) = try exportFiles(project: project, format: format)
+        return (try TrackerExportFolder(path: folder, library: library).write(files), selected)
+    }
+
+    /// The files an export of everything (or of `project`) holds, named as `export` writes them
+    /// (`tracker.json`, or one CSV per entity), for a front end that hands them over itself (the
+    /// web app's download), with what the export holds.
+    public func exportFiles(project: String?, format: TrackerExport.Format) throws -> (files: [(name: String, data: Data)], data: TrackerData) {
         let selected = try TrackerExport.selection(try read(), project: project)
         let files: [(name: String, data: Data)] = format == .json
             ? [("tracker.json", TrackerExport.json(selected, library: library, at: TrackerClock.now()))]
             : TrackerExport.csv(selected)
-        return (try TrackerExportFolder(path: folder, library: library).write(files), selected)
+        return (files, selected)
     }
 }

@@ -40,6 +40,7 @@ struct TrackerPhotoImport {
         switch source {
         case .asset(let r): return try openAsset(r, index: index, openOriginal: openOriginal)
         case .file(let r), .reference(let r): reference = r
+        case .received(let path, let name): return try openReceived(path, shownAs: name)
         }
         let absolute = URL(fileURLWithPath: reference, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).standardizedFileURL.path
         if FileManager.default.fileExists(atPath: absolute), !isInsideLibrary(absolute) {
@@ -54,6 +55,14 @@ struct TrackerPhotoImport {
             throw ShoeboxError(.notFound, "cannot read \(reference): \(String(cString: strerror(ENOENT)))")
         }
         return try openAsset(reference, index: index, openOriginal: openOriginal)
+    }
+
+    /// A file a front end received, at `path` (its own temporary, outside the library: no link
+    /// is followed there), named in messages as `name`.
+    private func openReceived(_ path: String, shownAs name: String) throws -> Source {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw ShoeboxError(.io, "cannot read the received \(name): \(String(cString: strerror(errno)))") }
+        return try checked(fd, shown: name)
     }
 
     /// An asset of the library by id, id prefix or path, opened through the session's one
@@ -87,9 +96,14 @@ struct TrackerPhotoImport {
         }
         guard Int64(st.st_size) <= Self.maximumSize else {
             close(fd)
-            throw ShoeboxError(.invalidArgument, "\(shown) is \(formatBytes(Int64(st.st_size))), larger than any photo the tracker takes (\(formatBytes(Self.maximumSize)) at most); nothing was added")
+            throw Self.tooLarge(shown, size: Int64(st.st_size))
         }
         return Source(fd: fd, shown: shown, size: Int64(st.st_size))
+    }
+
+    /// The refusal of a file of `size` bytes, more than `maximumSize`.
+    static func tooLarge(_ shown: String, size: Int64) -> ShoeboxError {
+        ShoeboxError(.invalidArgument, "\(shown) is \(formatBytes(size)), larger than any photo the tracker takes (\(formatBytes(Self.maximumSize)) at most); nothing was added")
     }
 
     /// What `source` is: JPEG, PNG or HEIC by its content, with a header that gives an image
@@ -114,7 +128,7 @@ struct TrackerPhotoImport {
     }
 
     /// The format of `source` by its content; throws unless JPEG, PNG or HEIC.
-    private func format(of source: Source) throws -> MediaFormat {
+    func format(of source: Source) throws -> MediaFormat {
         var head = [UInt8](repeating: 0, count: 4096)
         let n = pread(source.fd, &head, head.count, 0)
         let format = n > 0 ? MetadataReader.sniff(Array(head[..<n])) : nil

@@ -12,10 +12,12 @@ final class ServedLibrary: @unchecked Sendable {
     let base: URL
     var origin: String { "http://" + base.host! + ":" + String(base.port!) }
 
-    init(_ cli: ShoeboxCLI, watch: Bool = false) throws {
+    /// `environment`: variables added to the server's (a fault to inject, a clock).
+    init(_ cli: ShoeboxCLI, watch: Bool = false, environment: [String: String] = [:]) throws {
         self.cli = cli
         process.executableURL = URL(fileURLWithPath: ShoeboxCLI.binary)
         process.arguments = ["serve", "--library", cli.library.path, "--port", "0"] + (watch ? [] : ["--no-watch"])
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")

@@ -15,7 +15,7 @@ from .common import is_temporary
 from .ops_web_curate import CURATE_KINDS
 from .ops_web_tidy import TIDY_KINDS
 
-KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, **TIDY_KINDS, **CURATE_KINDS}
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, "tracker": 3, **TIDY_KINDS, **CURATE_KINDS}
 
 
 class WebServerProcess:
@@ -111,6 +111,8 @@ class WebOps:
             return f"web restore {len(chosen)}", "POST", "/api/restore", {"ids": [it["id"] for it in chosen]}
         if kind == "album":
             return self.web_album_plan(run)
+        if kind == "tracker":
+            return self.web_tracker_plan(run)
         if kind.startswith("tidy "):
             return self.web_tidy_plan(kind)
         if kind.startswith("curate "):
@@ -142,6 +144,37 @@ class WebOps:
             return f"web album add ({len(ids)})", "POST", f"/api/albums/{key}/add", {"ids": ids}
         some = self.rng.sample(members, self.rng.randint(1, len(members)))
         return f"web album {what} ({len(some)})", "POST", f"/api/albums/{key}/{what}", {"ids": some}
+
+    def web_tracker_plan(self, run):
+        """One of the /tracker page's writes: a project or miniature made, a stage recorded, a
+        recipe written and linked, a library photo copied to a miniature, a photo or project deleted
+        (its photos' files with it). check_tracker (ops_tracker.py) checks what they leave."""
+        t = self.run("tracker", "mini", "list", "--json", check=False)
+        if t.returncode != 0:
+            return None
+        minis = json.loads(t.stdout or "[]")
+        projects = self.json("tracker", "project", "list")
+        recipes = self.json("tracker", "recipe", "list")
+        photos = [p for m in minis for p in m["photo_ids"]]
+        choices = ["project add", "recipe add"] + (["mini add", "project delete"] if projects else [])
+        choices += (["photo library"] * 3 + ["mini update"] + (["recipe link"] if recipes else [])) if minis else []
+        choices += ["photo delete"] if photos else []
+        what = self.rng.choice(choices)
+        pick = lambda xs: self.rng.choice(xs)["id"]
+        if what == "photo library":
+            assets = [a for a in self.assets if a.get("format") in ("jpeg", "png", "heic") and a.get("state") == "present"]
+            if not assets:
+                return None
+            return "web tracker photo from the library", "POST", f"/api/tracker/minis/{pick(minis)}/photos/library", {"id": pick(assets)}
+        return {
+            "project add": lambda: ("web tracker project add", "POST", "/api/tracker/projects", {"game_system": self.rng.choice(["aos", "40k", "Horus Heresy"]), "army": f"Web army {run}"}),
+            "recipe add": lambda: ("web tracker recipe add", "POST", "/api/tracker/recipes", {"name": f"Web recipe {run}", "steps": ["Prime", "Wash"], "paints": ["Nuln Oil"]}),
+            "mini add": lambda: ("web tracker mini add", "POST", "/api/tracker/minis", {"project": pick(projects), "name": f"Web mini {run}", "type": "troop"}),
+            "project delete": lambda: ("web tracker project delete", "POST", f"/api/tracker/projects/{pick(projects)}/delete", None),
+            "mini update": lambda: ("web tracker stage", "POST", f"/api/tracker/minis/{pick(minis)}/update", {"progress": self.rng.choice(["primed", "detailed"])}),
+            "recipe link": lambda: ("web tracker recipe link", "POST", f"/api/tracker/recipes/{pick(recipes)}/link", {"mini": pick(minis)}),
+            "photo delete": lambda: ("web tracker photo delete", "POST", f"/api/tracker/photos/{self.rng.choice(photos)}/delete", None),
+        }[what]()
 
     def web_upload_plan(self, run):
         """A new photo (unique bytes) and the name a browser sends; sometimes padded to a few MiB,
@@ -297,7 +330,7 @@ class WebOps:
         """Un-killed requests of every kind on one server: their durations, and that each succeeds."""
         server = WebServerProcess(self, os.path.join(self.logs, "calibrate-web.log"))
         try:
-            for i, kind in enumerate(("trash", "restore", "album", "album", "album", "people")):
+            for i, kind in enumerate(("trash", "restore", "album", "album", "album", "people", "tracker", "tracker", "tracker")):
                 self.assets = self.json("list")
                 self.trash_items = self.json("trash", "list")
                 plan = self.web_plan(kind, f"calibration {round}.{i}")

@@ -60,6 +60,7 @@ final class WebApp: Sendable {
         ActionRoutes(app: self).add(to: router)
         TidyRoutes(app: self).add(to: router)
         CurationRoutes(app: self).add(to: router)
+        TrackerRoutes(app: self).add(to: router)
         UploadRoutes(app: self).add(to: router)
         EventRoutes(app: self).add(to: router)
         return router

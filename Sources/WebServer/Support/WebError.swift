@@ -9,11 +9,15 @@ public struct WebError: Error, HTTPResponseError, Sendable {
     public let message: String
     /// snake_case of `ShoeboxError.Code` (or a web-only one such as `forbidden`).
     public let code: String
+    /// The field of the request's body the refused value was given for (a form marks that input
+    /// and shows the message beside it), when the feature says which; sent as `"field"`.
+    public var field: String?
 
-    public init(_ status: HTTPResponse.Status, _ message: String, code: String? = nil) {
+    public init(_ status: HTTPResponse.Status, _ message: String, code: String? = nil, field: String? = nil) {
         self.status = status
         self.message = message
         self.code = code ?? Self.snake(status.reasonPhrase)
+        self.field = field
     }
 
     /// The response a library error gets: missing things 404, bad input 400, a busy library 409…
@@ -43,7 +47,8 @@ public struct WebError: Error, HTTPResponseError, Sendable {
         let body: String
         if wantsJSON {
             headers[.contentType] = "application/json; charset=utf-8"
-            let object = ["error": message, "code": code]
+            var object = ["error": message, "code": code]
+            if let field { object["field"] = field }
             body = String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(), as: UTF8.self)
         } else {
             headers[.contentType] = "text/plain; charset=utf-8"

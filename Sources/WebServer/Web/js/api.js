@@ -44,6 +44,8 @@ async function readJSON(response) {
     const error = new Error(message);
     error.status = response.status;
     error.code = data?.code ?? null;
+    // The body field a refused value was given for (a form marks that input), when named.
+    error.field = data?.field ?? null;
     throw error;
   }
   return data;
