@@ -9,9 +9,14 @@ export { FILTER_KEYS, filterQuery };
 const KIND_LABELS = { photo: "Photos", screenshot: "Screenshots", video: "Videos" };
 
 export class LibraryFilters {
-  /** onChange(query: URLSearchParams) after the person changes a filter. */
-  constructor({ onChange }) {
+  /**
+   * onChange(query: URLSearchParams) after the person changes a filter. syncURL: the filters live
+   * in the address bar (the library's own); false for a picker on another page, which starts
+   * unfiltered and leaves its URL alone.
+   */
+  constructor({ onChange, syncURL = true }) {
     this.onChange = onChange;
+    this.syncURL = syncURL;
     this.selects = {};
     const labels = { year: "Year", place: "Place", person: "Person", kind: "Kind" };
     this.element = h("div", { class: "filters", role: "group", "aria-label": "Filters" },
@@ -27,7 +32,7 @@ export class LibraryFilters {
   /** Fills the selects from the facets, keeping the URL's choices (even one with no items now). */
   async load() {
     const facets = await getJSON("/api/facets");
-    const query = filterQuery();
+    const query = this.syncURL ? filterQuery() : new URLSearchParams();
     const options = {
       year: [["", "All years"], ...facets.years.slice().sort((a, b) => b.year - a.year).map((y) => [String(y.year), `${y.year} (${y.count.toLocaleString()})`])],
       place: [["", "All places"], ...facets.places.map((p) => [p.name, `${p.name} (${p.count.toLocaleString()})`])],
@@ -60,7 +65,7 @@ export class LibraryFilters {
   #changed() {
     const query = this.query();
     const text = query.toString();
-    history.replaceState(history.state, "", text ? `/?${text}` : "/");
+    if (this.syncURL) history.replaceState(history.state, "", text ? `/?${text}` : "/");
     this.#showClear();
     this.onChange(query);
   }
