@@ -93,6 +93,10 @@ import TestSupport
         try TestRoll.run("/usr/bin/heif-convert", [heicFile.path, decoded.path])
         let psnr = try TestRoll.run("/usr/bin/compare", ["-metric", "PSNR", decoded.path, jpegFile.path, "null:"], allowFailure: true).stderr
         #expect((Double(psnr.split(separator: " ").first ?? "") ?? 0) > 35, "PSNR of the JPEG against the HEIC: \(psnr)")
+        // The same story as `compose export` makes of the same photos, byte for byte.
+        let byCommand = dir.appendingPathComponent("command.heic")
+        #expect(try cli.run(["compose", "add"] + p).status == 0 && (try cli.run(["compose", "export", "-o", byCommand.path])).status == 0)
+        #expect(try Data(contentsOf: byCommand) == heic.body, "the page's story is not the command's")
         let download = try served.request(try #require(story["heic"] as? String) + "?download=1")
         #expect(download.headers["content-disposition"]?.contains("attachment; filename=\"\(name)\"") == true)
 
