@@ -31,6 +31,7 @@ let package = Package(
         // Thin C system-library targets: one module map and one shim header each.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif",
@@ -160,7 +161,7 @@ let package = Package(
         // time by the EmbedFiles plugin, so an installed `shoebox` needs no folder beside it.
         .target(name: "WebServer", dependencies: [
             "PhotoLibrary", "Metadata", "Imaging", "Analysis", "LibraryWatcher", "Curation", "Tidy", "Tracker",
-            "Memories", "Composer",
+            "Memories", "Composer", "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -34,7 +34,9 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
       web: `serve --port 0 --no-watch` answering one request as a page sends it (with Origin): an
         upload (POST /api/upload, a new photo, sometimes padded to 1–3 MiB so it streams in
         pieces), trash, restore (ids or names), album create/add/order/remove/delete (keys
-        percent-encoded), a person's name; the server is killed after a random number of the
+        percent-encoded), a person's name, Tidy's requests (decide — the item under review, or one
+        member of a group with "others" —, undo, unmark, empty: ops_web_tidy.py; `--only web-tidy`
+        draws these alone); the server is killed after a random number of the
         upload's body bytes, or after a delay from the request (the upload's last byte) drawn
         from its un-killed duration — never by strace (its writes hop between pool threads);
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):
@@ -56,7 +58,12 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
       write (`.NAME.PID.RANDOM.tmp`) of a dead writer (stray_temporaries);
       `curate list` reads the list (curation_damaged), and every file `curate share` left in its
       folder under a name holds the bytes of an original whole (share_partial);
-      `tidy status` reads the session (tidy_damaged);
+      `tidy status` reads the session (tidy_damaged), its counts agree with `tidy trash` and
+      `tidy maybes`, and no photo marked for deletion is in Recently Deleted (tidy_mismatch); after
+      a web Tidy request, what it was doing is done whole or not at all — a group's members all
+      decided as asked or all as before, every photo Empty Trash was moving either still marked
+      or in Recently Deleted (tidy_half_done) — and a server started afresh says what `tidy
+      status` says (tidy_mismatch);
       `tracker project list` reads the tracker (tracker_damaged), Tracker/tracker.json keeps its
       references and every photo it names is there with its SHA-256 (tracker_integrity), and
       every file `tracker export` left under a name is whole (export_partial);
@@ -92,7 +99,7 @@ EVERY OTHER writing command is run first (not scan), then `scan`, then:
       rebuild_drift: `rebuild` gives the same ids (paths, states, contents, names) as before it;
       and the command run first is not ended by a signal (crashes), the scan succeeds.
 The web server's writes are commands too ("web upload", "web trash", "web restore", "web album
-create|order", "web people name": after_kill_web.py): the server under strace -f, one request, then
+create|order", "web people name", "web tidy delete|keep|undo|unmark|empty": after_kill_web.py): the server under strace -f, one request, then
 SIGTERM; after every pair, each file under a name in Imports/ must be the upload's bytes whole
 (upload_partial).
 --quick kills `scan` and `people name` (the two cases of issue 28): scan against every other

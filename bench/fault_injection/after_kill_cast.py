@@ -38,7 +38,7 @@ class Cast:
             ("trash", 1), ("restore", 1), ("purge", 1), ("album", 3), ("album new", 2), ("album add", 1),
             ("album old", 1), ("curate", 4), ("curate add", 1), ("tidy mark", 1), ("draft", 2), ("compose add", 1),
             ("compose replace", 1), ("tracker photo", 1), ("tracker add", 1), ("web trash", 1), ("web restore", 1),
-            ("web album", 2), ("web album new", 1)]}
+            ("web album", 2), ("web album new", 1), ("web tidy mark", 1)]}
         self.run("trash", *c["restore"])
         self.run("trash", *c["purge"], env=dict(self.env, SHOEBOX_NOW=LONG_AGO))
         self.run("album", "create", "Kept", *c["album"])

@@ -1,6 +1,6 @@
 """The web server's writes in the after-kill scenario: each "web …" command is `serve --port 0
 --no-watch` answering one request as a page sends it (an upload, trash, restore, an album's
-creation and order, a person's name), then stopped with SIGTERM; killed at a write call like any
+creation and order, a person's name, Tidy's decide, undo, unmark and empty), then stopped with SIGTERM; killed at a write call like any
 other command (the server's, under strace -f). Its own check: every file under a name in
 Imports/ is the upload's bytes whole (upload_partial)."""
 import hashlib, http.client, json, os, select, signal, subprocess, time, urllib.parse
@@ -24,6 +24,7 @@ class AfterKillWeb:
         encoding in a URL, and the bytes of a photo to upload (kept outside the library)."""
         self.run("trash", *c["web restore"])
         self.run("album", "create", "Web kept, été", *c["web album"])
+        self.run("tidy", "delete", *c["web tidy mark"])  # after the CLI's own session is set up (after_kill_cast)
         data, _ = self.new_content()
         self.web_upload_body = os.path.join(self.work, "upload.jpg")
         with open(self.web_upload_body, "wb") as f:
@@ -40,6 +41,13 @@ class AfterKillWeb:
                 k("web album order", "POST", f"/api/albums/{key}/order", {"ids": list(reversed(c["web album"]))})]
         if people:
             cmds.append(k("web people name", "POST", f"/api/people/{people[0]['id']}/name", {"name": "Webster"}))
+        # Tidy's writes (issue 30): a swipe on the item under review, its undo, a photo restored
+        # from the trash review, and Empty Trash (the marks of the CLI's template and the web's).
+        cmds += [k("web tidy delete", "POST", "/api/tidy/decide", {"decision": "delete"}),
+                 k("web tidy keep", "POST", "/api/tidy/decide", {"decision": "keep"}),
+                 k("web tidy undo", "POST", "/api/tidy/undo", {}),
+                 k("web tidy unmark", "POST", "/api/tidy/unmark", {"id": c["web tidy mark"][0]}),
+                 k("web tidy empty", "POST", "/api/tidy/empty", {})]
         return cmds
 
     def launch_web(self, cmd, argv, env, log):

@@ -16,6 +16,7 @@ from .ops_tidy import TidyOps
 from .ops_tracker import TrackerOps
 from .ops_watch import WatchOp
 from .ops_web import WebOps
+from .ops_web_tidy import WebTidyOps
 from .random_runs import RandomRuns
 from .setup import Setup
 
@@ -24,9 +25,14 @@ OUTSIDE = ("shared", "stories", "collages", "exports")
 
 
 class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchOp, AnalysisOps, TidyOps,
-              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps):
+              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps):
     def __init__(self, a):
         self.a = a
+        # `--only web-tidy`: the web operation, drawing Tidy's requests alone (to hammer them).
+        only = (a.only or "").split(",")
+        self.web_tidy_only = "web-tidy" in only
+        if self.web_tidy_only:
+            a.only = ",".join("web" if x == "web-tidy" else x for x in only)
         self.sb = os.path.abspath(a.shoebox)
         self.rng = random.Random(a.seed)
         self.work = a.work
@@ -61,3 +67,4 @@ class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchO
         self.web_temporaries = set()  # upload temporaries seen under Imports/ (a note, counted once each)
         self.web_temporaries_now = set()  # … and there at the last check
         self.web_failures = []      # requests that were not killed and failed all the same
+        self.tidy_expected = None   # what the last web Tidy request may have left (check_tidy_web)

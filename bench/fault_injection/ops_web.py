@@ -11,8 +11,9 @@ indexes it): counted as the note upload_temporaries while its writer is dead."""
 import http.client, json, os, select, signal, subprocess, threading, time, urllib.parse
 
 from .common import is_temporary
+from .ops_web_tidy import TIDY_KINDS
 
-KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1}
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, **TIDY_KINDS}
 
 
 class WebServerProcess:
@@ -108,6 +109,8 @@ class WebOps:
             return f"web restore {len(chosen)}", "POST", "/api/restore", {"ids": [it["id"] for it in chosen]}
         if kind == "album":
             return self.web_album_plan(run)
+        if kind.startswith("tidy "):
+            return self.web_tidy_plan(kind)
         if kind == "people":
             people = self.json("people", "list")
             if not people:
@@ -152,8 +155,12 @@ class WebOps:
         done first). Returns (killed, description, where, exit status, op key, whether the server had
         written anything when it was killed, and what went wrong with a request that was not killed)."""
         kinds = [k for k in KINDS if k == "upload" or "web:" + k in self.durations]
+        if self.web_tidy_only:
+            kinds = [k for k in kinds if k in TIDY_KINDS]
         kind = self.rng.choices(kinds, [KINDS[k] for k in kinds])[0]
         plan = None if kind == "upload" else self.web_plan(kind, run)
+        if plan is None and self.web_tidy_only:
+            kind, plan = "tidy decide", self.web_plan("tidy decide", run)  # (always has something to do)
         if plan is None:
             kind = "upload"
         server = WebServerProcess(self, log)
@@ -173,7 +180,7 @@ class WebOps:
         failure = None
         if not killed:
             server.stop()
-            if answer is None or answer[0] is None or not 200 <= answer[0] < 300:
+            if (answer is None or answer[0] is None or not 200 <= answer[0] < 300) and not self.tidy_refusal(kind, answer):
                 failure = f"{desc}: answered {answer}"
                 self.web_failures.append(f"run {run}: {failure}")
         wrote = killed and self.snapshot() != before
@@ -288,13 +295,9 @@ class WebOps:
                 self.assets = self.json("list")
                 self.trash_items = self.json("trash", "list")
                 plan = self.web_plan(kind, f"calibration {round}.{i}")
-                if plan is None:
-                    continue
-                t0 = time.perf_counter()
-                status, answer = server.request(*plan[1:])
-                if not 200 <= status < 300:
-                    raise SystemExit(f"faults: calibration: {plan[0]} ({plan[1]} {plan[2]}) answered {status}: {answer}")
-                self.durations.setdefault("web:" + kind, []).append(time.perf_counter() - t0)
+                if plan is not None:
+                    self.calibration_request(server, kind, plan)
+            self.calibrate_web_tidy(server)
             data, name = self.web_upload_plan(f"calibration {round}")
             _, _, answer = self.web_upload(server, data, name, kill=False)
             if answer is None or answer[0] != 201:
@@ -302,6 +305,14 @@ class WebOps:
             self.settle_upload(data, killed=False, counted=False)
         finally:
             server.stop()
+
+    def calibration_request(self, server, kind, plan):
+        """One un-killed request of KIND (PLAN: web_plan's): it must succeed; its duration is kept."""
+        t0 = time.perf_counter()
+        status, answer = server.request(*plan[1:])
+        if not 200 <= status < 300:
+            raise SystemExit(f"faults: calibration: {plan[0]} ({plan[1]} {plan[2]}) answered {status}: {answer}")
+        self.durations.setdefault("web:" + kind, []).append(time.perf_counter() - t0)
 
     def check_web(self, bad):
         """Under Imports/, every file under a name holds an original whole; the hidden temporaries
