@@ -17,7 +17,8 @@ WRITES = ("write", "pwrite64", "rename", "renameat", "renameat2", "unlink", "unl
 COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "doctor_failures", "id_changes")
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
          "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity", "export_partial",
-         "collage_partial", "composer_damaged", "story_partial", "upload_partial", "web_errors", "tidy_half_done", "tidy_mismatch")
+         "collage_partial", "composer_damaged", "story_partial", "upload_partial", "web_errors", "tidy_half_done", "tidy_mismatch",
+         "compose_half_done", "compose_export_wrote")
 # Reported, but not violations (exit status 0): the hidden temporaries killed uploads left (a scan
 # never indexes them).
 NOTES = ("upload_temporaries",)

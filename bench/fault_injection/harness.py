@@ -16,6 +16,7 @@ from .ops_tidy import TidyOps
 from .ops_tracker import TrackerOps
 from .ops_watch import WatchOp
 from .ops_web import WebOps
+from .ops_web_compose import WebComposeOps
 from .ops_web_tidy import WebTidyOps
 from .random_runs import RandomRuns
 from .setup import Setup
@@ -25,14 +26,16 @@ OUTSIDE = ("shared", "stories", "collages", "exports")
 
 
 class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchOp, AnalysisOps, TidyOps,
-              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps):
+              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps, WebComposeOps):
     def __init__(self, a):
         self.a = a
-        # `--only web-tidy`: the web operation, drawing Tidy's requests alone (to hammer them).
+        # `--only web-tidy` / `web-compose`: the web operation, drawing Tidy's or the composer's
+        # requests alone (to hammer them).
         only = (a.only or "").split(",")
         self.web_tidy_only = "web-tidy" in only
-        if self.web_tidy_only:
-            a.only = ",".join("web" if x == "web-tidy" else x for x in only)
+        self.web_compose_only = "web-compose" in only
+        if self.web_tidy_only or self.web_compose_only:
+            a.only = ",".join("web" if x in ("web-tidy", "web-compose") else x for x in only)
         self.sb = os.path.abspath(a.shoebox)
         self.rng = random.Random(a.seed)
         self.work = a.work
@@ -68,3 +71,4 @@ class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchO
         self.web_temporaries_now = set()  # … and there at the last check
         self.web_failures = []      # requests that were not killed and failed all the same
         self.tidy_expected = None   # what the last web Tidy request may have left (check_tidy_web)
+        self.compose_expected = None  # what the last web composer request may have left (check_compose_web)

@@ -11,9 +11,10 @@ indexes it): counted as the note upload_temporaries while its writer is dead."""
 import http.client, json, os, select, signal, subprocess, threading, time, urllib.parse
 
 from .common import is_temporary
+from .ops_web_compose import COMPOSE_KINDS
 from .ops_web_tidy import TIDY_KINDS
 
-KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, **TIDY_KINDS}
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, **TIDY_KINDS, **COMPOSE_KINDS}
 
 
 class WebServerProcess:
@@ -111,6 +112,8 @@ class WebOps:
             return self.web_album_plan(run)
         if kind.startswith("tidy "):
             return self.web_tidy_plan(kind)
+        if kind.startswith("compose "):
+            return self.web_compose_plan(kind)
         if kind == "people":
             people = self.json("people", "list")
             if not people:
@@ -157,10 +160,14 @@ class WebOps:
         kinds = [k for k in KINDS if k == "upload" or "web:" + k in self.durations]
         if self.web_tidy_only:
             kinds = [k for k in kinds if k in TIDY_KINDS]
+        elif self.web_compose_only:
+            kinds = [k for k in kinds if k in COMPOSE_KINDS]
         kind = self.rng.choices(kinds, [KINDS[k] for k in kinds])[0]
         plan = None if kind == "upload" else self.web_plan(kind, run)
         if plan is None and self.web_tidy_only:
             kind, plan = "tidy decide", self.web_plan("tidy decide", run)  # (always has something to do)
+        elif plan is None and self.web_compose_only:
+            kind, plan = "compose change", self.web_plan("compose change", run)
         if plan is None:
             kind = "upload"
         server = WebServerProcess(self, log)
@@ -173,6 +180,8 @@ class WebOps:
                 self.settle_upload(data, killed)
             else:
                 desc, method, path, body = plan
+                if callable(body):
+                    body = body(server)  # a request that needs one before it on the same server (the composer's save: its export)
                 killed, where, answer = self.web_request_killed(server, "web:" + kind, method, path, body)
         except BaseException:
             server.kill()
@@ -298,6 +307,7 @@ class WebOps:
                 if plan is not None:
                     self.calibration_request(server, kind, plan)
             self.calibrate_web_tidy(server)
+            self.calibrate_web_compose(server)
             data, name = self.web_upload_plan(f"calibration {round}")
             _, _, answer = self.web_upload(server, data, name, kill=False)
             if answer is None or answer[0] != 201:
