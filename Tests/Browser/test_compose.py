@@ -8,6 +8,7 @@ import os, re, shutil, subprocess, tempfile, time, unittest
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.support.select import Select
 
 from support import browser, libraries
 from support.browser import ActionChains, By, Keys
@@ -210,6 +211,17 @@ class ComposeTests(unittest.TestCase):
             tile.click()
         self.assertEqual(self.chosen_in_picker(), 2)
         self.assertIn("the story has 2 photos", d.find_element(By.CSS_SELECTOR, ".compose-picker-refusal").text)
+        # A choice survives a filter that hides it (the picker's filters leave the URL alone).
+        photos_by_id = {a["id"]: a for a in libraries.cli(lib, "list", "--kind", "photo")}
+        chosen_years = {photos_by_id[i]["year"] for _, i in tiles[:2]}
+        other = sorted({a["year"] for a in photos_by_id.values() if a["year"] and a["id"] not in photos} - chosen_years)[0]
+        year = d.find_element(By.ID, "filter-year")
+        Select(year).select_by_value(str(other))
+        browser.wait("the year's photos alone", lambda: self.chosen_in_picker() == 0 and self.picker_tiles())
+        self.assertEqual(d.execute_script("return location.pathname + location.search"), "/compose")
+        self.assertIn("2 of 2 chosen", d.find_element(By.CSS_SELECTOR, ".compose-picker-bar").text)
+        Select(year).select_by_value("")
+        browser.wait("the two chosen ticked again", lambda: self.chosen_in_picker() == 2)
         browser.press(d, Keys.ESCAPE)  # the grid's Escape: untick all
         browser.press(d, Keys.ESCAPE)  # nothing ticked: leave the picker
         browser.one(d, "button", "Remove all").click()
