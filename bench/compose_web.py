@@ -11,10 +11,13 @@ build (`serve --no-watch`). R times (default 7; --quick 3): the draft made by `c
 (Selenium) and, measured in the page with performance.now(), the time from that click to the
 frame after the story's picture (its JPEG rendition, 1080×1920) has loaded — what the person
 waits for. Beside it, from the browser's resource timing: the export request (the server drawing
-the story and encoding it twice, HEIC and JPEG) and the JPEG's download.
+the story and encoding it twice, HEIC and JPEG) and the JPEG's download; and the server's CPU
+seconds over the whole (from /proc: the machine's 2 cores are shared, so the CPU figure is the
+steadier one), with the load average when the run ended. For comparison, in the same run
+(interleaved), `compose export -o` of the same draft from a terminal, wall and CPU seconds.
 Goal (issue 31): under 1.5 s on this machine. With --row, the row of bench/run's table.
 """
-import argparse, json, os, shutil, statistics, subprocess, sys
+import argparse, json, os, shutil, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -80,6 +83,25 @@ def library(sb):
     return lib, sources, [by_path[n] for n in names]
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` so far (every thread)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def command_export(sb, lib, ids):
+    """(wall seconds, CPU seconds) of `compose export -o` on the same draft: the same work from a terminal."""
+    run(sb, "--library", lib, "compose", "clear")
+    run(sb, "--library", lib, "compose", "add", *ids)
+    out = os.path.join(OUT, "story.heic")
+    if os.path.exists(out):
+        os.remove(out)
+    t0, c0 = time.perf_counter(), composebench.cpu()
+    run(sb, "--library", lib, "compose", "export", "-o", out)
+    return time.perf_counter() - t0, composebench.cpu() - c0
+
+
 def once(d, server, sb, lib, ids):
     run(sb, "--library", lib, "compose", "clear")
     run(sb, "--library", lib, "compose", "add", *ids)
@@ -87,15 +109,18 @@ def once(d, server, sb, lib, ids):
     browser.wait_ready(d, "/compose", 60)
     browser.wait("the stack of four tiles", lambda: d.execute_script(
         "return document.querySelectorAll('.compose-tile').length === 4"), 30)
-    browser.one(d, "button", "Export").click()
+    export = browser.one(d, "button", "Export")
+    cpu0 = cpu_seconds(server.proc.pid)
+    export.click()
     m = browser.wait("the story shown", lambda: d.execute_script("return window.__bench.shownAt !== null && window.__bench"), 60, 0.02)
+    cpu = cpu_seconds(server.proc.pid) - cpu0
     timing = d.execute_script("""
         const e = performance.getEntriesByType('resource');
         const last = (re) => e.filter(x => re.test(x.name)).pop();
         const ex = last(/\\/api\\/composer\\/export$/), jpg = last(/\\/media\\/render\\/[0-9a-f]{32}\\.jpg$/);
         return [ex ? ex.responseEnd - ex.startTime : null, jpg ? jpg.responseEnd - jpg.startTime : null,
                 jpg ? jpg.transferSize || jpg.encodedBodySize : null];""")
-    return m["shownAt"] - m["clickAt"], timing
+    return m["shownAt"] - m["clickAt"], timing, cpu
 
 
 def main():
@@ -112,15 +137,17 @@ def main():
     for s in sources:
         with open(s, "rb") as f:
             f.read()  # the page cache warm, as for `compose export`'s benchmark
-    shown, export, jpeg = [], [], []
+    shown, export, jpeg, cpus, command = [], [], [], [], []
     with Server(lib) as server:
         d = browser.start(1280, 1000)
         try:
             d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PROBE})
             once(d, server, sb, lib, ids)  # a first export: the server's code paths and the fonts loaded
             for _ in range(runs):
-                t, (ex, jp, _size) = once(d, server, sb, lib, ids)
+                t, (ex, jp, _size), cpu = once(d, server, sb, lib, ids)
                 shown.append(t)
+                cpus.append(cpu)
+                command.append(command_export(sb, lib, ids))  # interleaved: a busy moment weighs on both
                 export.append(ex)
                 jpeg.append(jp)
         finally:
@@ -128,7 +155,10 @@ def main():
     med = lambda xs: round(statistics.median(xs), 1)
     r = {"inputs": [{"file": os.path.basename(s), "bytes": os.path.getsize(s)} for s in sources], "runs": runs,
          "export_to_shown_ms": med(shown), "export_to_shown_max_ms": round(max(shown), 1),
-         "export_request_ms": med(export), "jpeg_request_ms": med(jpeg), "all_ms": [round(x, 1) for x in shown]}
+         "export_request_ms": med(export), "jpeg_request_ms": med(jpeg), "server_cpu_s": round(statistics.median(cpus), 2),
+         "command_export_s": round(statistics.median(c[0] for c in command), 2),
+         "command_export_cpu_s": round(statistics.median(c[1] for c in command), 2),
+         "all_ms": [round(x, 1) for x in shown], "load_average": os.getloadavg()[0]}
     print(json.dumps(r, indent=1), file=sys.stderr)
     if a.json:
         with open(a.json, "w") as f:
@@ -138,7 +168,9 @@ def main():
         print(f"| web: /compose, \"Export\" pressed to the 1080×1920 story shown, 4 photos at 4032 px (2 JPEG, 2 HEIC; "
               f"median of {runs}) | **{r['export_to_shown_ms']:.0f} ms** (max {r['export_to_shown_max_ms']:.0f}); of which "
               f"POST /api/composer/export {r['export_request_ms']:.0f} ms (draw, HEIC and JPEG encoded side by side), "
-              f"the JPEG's download {r['jpeg_request_ms']:.0f} ms | — | goal < 1.5 s: {ok} |")
+              f"the JPEG's download {r['jpeg_request_ms']:.0f} ms; the server's CPU {r['server_cpu_s']:.2f} s "
+              f"(load average {r['load_average']:.1f} on {os.cpu_count()} cores) | `compose export -o` of the same draft: "
+              f"{r['command_export_s']:.2f} s ({r['command_export_cpu_s']:.2f} s CPU) | goal < 1.5 s: {ok} |")
 
 
 if __name__ == "__main__":
