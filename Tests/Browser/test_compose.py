@@ -233,6 +233,17 @@ class ComposeTests(unittest.TestCase):
         self.assertEqual(d.execute_script("return document.activeElement.textContent.trim()"), "Choose photos")
         self.assertEqual(len([a for a in libraries.cli(lib, "list") if a["id"] in photos]), 3, "the photos stay in the library")
 
+    def test_keys_pressed_faster_than_the_server_answers_move_the_same_photo(self):
+        d, lib = self.driver, self.lib
+        photos = [a["id"] for a in libraries.cli(lib, "list", "--kind", "photo")][:3]
+        libraries.run("--library", lib, "compose", "add", *photos)
+        self.open()
+        self.wait_draft(photos, "the draft made by `compose add`")
+        d.execute_script("arguments[0].focus()", self.tile(1))
+        ActionChains(d).key_down(Keys.ALT).send_keys(Keys.ARROW_DOWN).send_keys(Keys.ARROW_DOWN).key_up(Keys.ALT).perform()
+        self.wait_draft([photos[1], photos[2], photos[0]], "the first photo moved down twice")
+        self.assertEqual(d.execute_script("return document.activeElement.dataset.id"), photos[0], "focus stays on the photo moved")
+
     def test_a_long_press_lifts_a_tile_on_touch_and_a_swipe_does_not(self):
         d, lib = self.driver, self.lib
         photos = [a["id"] for a in libraries.cli(lib, "list", "--kind", "photo")][:3]

@@ -3,7 +3,7 @@
 // the pointer up and down while the others slide aside to show where it will land.
 // A mouse or pen drag starts after a few pixels of movement; a touch drag after a long press
 // (holding still), so that a swipe still scrolls the page. Escape puts the tile back.
-// Nothing is decided here: onDrop(from, to) (positions from 1) asks for the move.
+// Nothing is decided here: onDrop(id, to) asks for the photo `id` to go to position `to` (from 1).
 
 const SLOP = 6;      // px a mouse moves before a press becomes a drag (a touch that moves this much scrolls)
 const HOLD = 400;    // ms a finger holds still before the tile lifts
@@ -120,6 +120,6 @@ export function enableStackDrag(stack, onDrop) {
     list.classList.remove("compose-dragging");
     if (moved) list.insertBefore(tiles[from], to > from ? tiles[to].nextSibling : tiles[to]);
     requestAnimationFrame(() => list.classList.remove("compose-settling"));
-    if (moved) onDrop(from + 1, to + 1);
+    if (moved) onDrop(tiles[from].dataset.id, to + 1);
   }
 }

@@ -17,7 +17,11 @@ export function describeEntry(entry) {
 }
 
 export class StoryStack {
-  /** onMove(from, to), onReplace(position), onRemove(position): positions from 1, as the server's. */
+  /**
+   * onMove(id, delta) (−1 up, +1 down), onReplace(position) (from 1, as the server's), onRemove(id).
+   * Moves and removals name the photo, not its place: a key pressed again before the server's
+   * answer is drawn means the same photo, wherever the first press put it.
+   */
   constructor({ onMove, onReplace, onRemove }) {
     this.onMove = onMove;
     this.onReplace = onReplace;
@@ -72,10 +76,10 @@ export class StoryStack {
         h("p", { class: "compose-tile-meta", text: `${date} · ${entry.width.toLocaleString()} × ${entry.height.toLocaleString()}` }),
         entry.state !== "present" ? h("p", { class: "compose-tile-problem", text: `This photo is ${entry.state === "trashed" ? "in Recently Deleted" : "missing"}: replace or remove it to export.` }) : null,
         h("div", { class: "compose-tile-actions", role: "group", "aria-label": `Photo ${position}` },
-          button("up", "Move up", "arrowUp", () => this.onMove(position, position - 1), { disabled: position === 1, iconOnly: true, keys: "Alt+↑" }),
-          button("down", "Move down", "arrowDown", () => this.onMove(position, position + 1), { disabled: position === count, iconOnly: true, keys: "Alt+↓" }),
+          button("up", "Move up", "arrowUp", () => this.onMove(entry.id, -1), { disabled: position === 1, iconOnly: true, keys: "Alt+↑" }),
+          button("down", "Move down", "arrowDown", () => this.onMove(entry.id, +1), { disabled: position === count, iconOnly: true, keys: "Alt+↓" }),
           button("replace", "Replace", "swap", () => this.onReplace(position)),
-          button("remove", "Remove", "close", () => this.onRemove(position)))));
+          button("remove", "Remove", "close", () => this.onRemove(entry.id)))));
   }
 
   #onKey(event) {
@@ -83,8 +87,6 @@ export class StoryStack {
     const tile = event.target.closest(".compose-tile");
     if (!tile) return;
     event.preventDefault();
-    const from = Number(tile.dataset.position);
-    const to = from + (event.key === "ArrowUp" ? -1 : 1);
-    if (to >= 1 && to <= this.entries.length) this.onMove(from, to);
+    this.onMove(tile.dataset.id, event.key === "ArrowUp" ? -1 : 1);
   }
 }

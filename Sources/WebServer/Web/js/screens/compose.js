@@ -26,8 +26,10 @@ export async function show(main) {
   let entries = [];
   let busy = false;
 
-  const stack = new StoryStack({ onMove: (from, to) => move(from, to), onReplace: (p) => replace(p), onRemove: (p) => remove(p) });
-  enableStackDrag(stack, (from, to) => move(from, to, { dragged: true }));
+  const stack = new StoryStack({
+    onMove: (id, delta) => move(id, { delta }), onReplace: (p) => replace(p), onRemove: (id) => remove(id),
+  });
+  enableStackDrag(stack, (id, to) => move(id, { to, dragged: true }));
   const picker = new PhotoPicker();
 
   const summary = h("p", { class: "compose-summary", "aria-live": "polite" });
@@ -93,12 +95,24 @@ export async function show(main) {
     }
   }
 
-  function move(from, to, { dragged = false } = {}) {
-    if (busy || to < 1 || to > entries.length || from === to) return;
+  // Moves and removals wait for the one before to be answered and drawn, then find their photo
+  // where it is now (a second Alt+↓ before the first is answered moves the same photo again).
+  let pending = Promise.resolve();
+  function inTurn(action) {
+    pending = pending.then(action, action);
+    return pending;
+  }
+
+  function move(id, { delta = 0, to: target = null, dragged = false }) {
     const control = dragged ? null : document.activeElement?.dataset?.control ?? null;
-    change(() => api.move(from, to), {
-      focus: { position: to, control },
-      say: `Moved ${describeEntry(entries[from - 1]).name} to position ${to} of ${entries.length}.`,
+    return inTurn(async () => {
+      const from = entries.findIndex((e) => e.id === id) + 1;
+      const to = target ?? from + delta;
+      if (busy || from === 0 || to < 1 || to > entries.length || from === to) return;
+      await change(() => api.move(from, to), {
+        focus: { position: to, control },
+        say: `Moved ${describeEntry(entries[from - 1]).name} to position ${to} of ${entries.length}.`,
+      });
     });
   }
 
@@ -126,12 +140,17 @@ export async function show(main) {
     });
   }
 
-  function remove(position) {
-    const name = describeEntry(entries[position - 1]).name;
-    change(() => api.remove(position), {
-      focus: (list) => (list.length ? { position: Math.min(position, list.length), control: "remove" } : null),
-      say: (list) => `Removed ${name} from the story; ${list.length ? `it has ${plural(list.length, "photo")}` : "it is empty"}.`,
-    }).then((list) => { if (list && list.length === 0) choose.focus(); });
+  function remove(id) {
+    return inTurn(async () => {
+      const position = entries.findIndex((e) => e.id === id) + 1;
+      if (busy || position === 0) return;
+      const name = describeEntry(entries[position - 1]).name;
+      const list = await change(() => api.remove(position), {
+        focus: (after) => (after.length ? { position: Math.min(position, after.length), control: "remove" } : null),
+        say: (after) => `Removed ${name} from the story; ${after.length ? `it has ${plural(after.length, "photo")}` : "it is empty"}.`,
+      });
+      if (list && list.length === 0) choose.focus();
+    });
   }
 
   async function clearAll() {
