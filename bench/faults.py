@@ -40,7 +40,10 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
         adds —, select, top, remove, album: ops_web_curate.py; `--only web-curate` draws these
         alone), the tracker's (a project, miniature or recipe made, a stage recorded,
         a recipe linked, a library photo copied to a miniature, a photo or a project with its
-        photos deleted: checked by check_tracker); the server is killed after a random number of the
+        photos deleted: checked by check_tracker), the composer's (add, move, replace, remove,
+        clear, export into the server's memory, save into Collages/ after an export:
+        ops_web_compose.py; `--only web-compose` draws these alone); the server is killed after a
+        random number of the
         upload's body bytes, or after a delay from the request (the upload's last byte) drawn
         from its un-killed duration — never by strace (its writes hop between pool threads);
   - shoebox is started and SIGKILLed, in one of two ways (half and half by default):
@@ -74,7 +77,9 @@ calibrated by un-killed runs (its duration; under strace, the write calls it mak
       references and every photo it names is there with its SHA-256 (tracker_integrity), and
       every file `tracker export` left under a name is whole (export_partial);
       `compose list` reads the draft (composer_damaged), and every story `compose export` left
-      under a name (outside, or in Collages/) is a whole 1080×1920 HEIC (story_partial);
+      under a name (outside, or in Collages/) is a whole 1080×1920 HEIC (story_partial); after a
+      web composer request the draft is as before it or as it makes it (compose_half_done), and
+      an export from the web wrote nothing into Collages/ (compose_export_wrote);
       every collage `memories collage` left under a name (in Collages/, or outside) is a whole
       JPEG (collage_partial); one in Collages/ is then an original like any other;
       every file under a name in Imports/ is an original whole (upload_partial: a killed upload
@@ -105,7 +110,7 @@ EVERY OTHER writing command is run first (not scan), then `scan`, then:
       rebuild_drift: `rebuild` gives the same ids (paths, states, contents, names) as before it;
       and the command run first is not ended by a signal (crashes), the scan succeeds.
 The web server's writes are commands too ("web upload", "web trash", "web restore", "web album
-create|order", "web people name", "web tidy delete|keep|undo|unmark|empty": after_kill_web.py): the server under strace -f, one request, then
+create|order", "web people name", "web tidy delete|keep|undo|unmark|empty", "web compose add|move|export": after_kill_web.py): the server under strace -f, one request, then
 SIGTERM; after every pair, each file under a name in Imports/ must be the upload's bytes whole
 (upload_partial).
 --quick kills `scan` and `people name` (the two cases of issue 28): scan against every other

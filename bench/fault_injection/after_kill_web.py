@@ -1,6 +1,7 @@
 """The web server's writes in the after-kill scenario: each "web …" command is `serve --port 0
 --no-watch` answering one request as a page sends it (an upload, trash, restore, an album's
-creation and order, a person's name, Tidy's decide, undo, unmark and empty), then stopped with SIGTERM; killed at a write call like any
+creation and order, a person's name, Tidy's decide, undo, unmark and empty, the composer's add,
+move and export), then stopped with SIGTERM; killed at a write call like any
 other command (the server's, under strace -f). Its own check: every file under a name in
 Imports/ is the upload's bytes whole (upload_partial)."""
 import hashlib, http.client, json, os, select, signal, subprocess, time, urllib.parse
@@ -48,6 +49,12 @@ class AfterKillWeb:
                  k("web tidy undo", "POST", "/api/tidy/undo", {}),
                  k("web tidy unmark", "POST", "/api/tidy/unmark", {"id": c["web tidy mark"][0]}),
                  k("web tidy empty", "POST", "/api/tidy/empty", {})]
+        # The composer's (issue 31), on the template's draft of two: a photo added, the two
+        # swapped, the story exported into the server's memory (the draft cleared). A save needs
+        # its export on the same server first: the random scenario kills those (ops_web_compose).
+        cmds += [k("web compose add", "POST", "/api/composer/add", {"ids": c["compose add"]}),
+                 k("web compose move", "POST", "/api/composer/move", {"from": 1, "to": 2}),
+                 k("web compose export", "POST", "/api/composer/export", {})]
         return cmds
 
     def launch_web(self, cmd, argv, env, log):

@@ -46,6 +46,7 @@ class Checks:
         self.check_tidy(bad)
         self.check_tidy_web(bad)
         self.check_curate_web(bad)
+        self.check_compose_web(bad)
         self.check_tracker(bad)
         self.check_outside_collages(bad)
         self.check_web(bad)

@@ -18,7 +18,7 @@ def arguments(doc):
     ap.add_argument("--quick", action="store_true",
                     help="12 runs (CI); with --after-kill, scan and people name killed (the quick set)")
     ap.add_argument("--only", help="comma-separated operations to draw from (e.g. tidy,trash), to hammer one feature; "
-                                         "web-tidy: the web server's Tidy requests alone; web-curate: its Curation requests alone")
+                                         "web-tidy, web-curate, web-compose: the web server's Tidy, Curation or composer requests alone")
     ap.add_argument("--reset-every", type=int, default=None, help="runs between full restore checks (default 25; 6 with --quick)")
     ap.add_argument("--syscall-share", type=float, default=0.5,
                     help="share of the kills made on entry to a chosen write call via strace, when strace can "

@@ -18,7 +18,7 @@ COUNTERS = ("files_lost", "duplicated", "dangling_links", "orphan_trashinfo", "d
 OTHER = ("build_leftovers", "stray_temporaries", "unindexed", "scan_failures", "reset_mismatches", "early_exits", "harness_errors",
          "curation_damaged", "share_partial", "tidy_damaged", "tracker_damaged", "tracker_integrity", "export_partial",
          "collage_partial", "composer_damaged", "story_partial", "upload_partial", "web_errors", "tidy_half_done", "tidy_mismatch",
-         "curation_half_done")
+         "curation_half_done", "compose_half_done", "compose_export_wrote")
 # Reported, but not violations (exit status 0): the hidden temporaries killed uploads left (a scan
 # never indexes them).
 NOTES = ("upload_temporaries",)

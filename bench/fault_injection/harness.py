@@ -17,6 +17,7 @@ from .ops_tracker import TrackerOps
 from .ops_watch import WatchOp
 from .ops_web import WebOps
 from .ops_web_curate import WebCurateOps
+from .ops_web_compose import WebComposeOps
 from .ops_web_tidy import WebTidyOps
 from .random_runs import RandomRuns
 from .setup import Setup
@@ -26,16 +27,17 @@ OUTSIDE = ("shared", "stories", "collages", "exports")
 
 
 class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchOp, AnalysisOps, TidyOps,
-              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps, WebCurateOps):
+              CurationOps, ComposerOps, MemoriesOps, TrackerOps, WebOps, WebTidyOps, WebCurateOps, WebComposeOps):
     def __init__(self, a):
         self.a = a
-        # `--only web-tidy` / `web-curate`: the web operation, drawing Tidy's (Curation's) requests
-        # alone (to hammer them).
+        # `--only web-tidy` / `web-curate` / `web-compose`: the web operation, drawing Tidy's,
+        # Curation's or the composer's requests alone (to hammer them).
         only = (a.only or "").split(",")
         self.web_tidy_only = "web-tidy" in only
         self.web_curate_only = "web-curate" in only
-        if self.web_tidy_only or self.web_curate_only:
-            a.only = ",".join("web" if x in ("web-tidy", "web-curate") else x for x in only)
+        self.web_compose_only = "web-compose" in only
+        if self.web_tidy_only or self.web_curate_only or self.web_compose_only:
+            a.only = ",".join("web" if x in ("web-tidy", "web-curate", "web-compose") else x for x in only)
         self.sb = os.path.abspath(a.shoebox)
         self.rng = random.Random(a.seed)
         self.work = a.work
@@ -72,3 +74,4 @@ class Harness(LibraryAccess, Killing, Setup, Checks, RandomRuns, CoreOps, WatchO
         self.web_failures = []      # requests that were not killed and failed all the same
         self.tidy_expected = None   # what the last web Tidy request may have left (check_tidy_web)
         self.curate_expected = None  # … and the last web Curation request (check_curate_web)
+        self.compose_expected = None  # what the last web composer request may have left (check_compose_web)

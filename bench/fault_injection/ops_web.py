@@ -12,10 +12,12 @@ indexes it): counted as the note upload_temporaries while its writer is dead."""
 import http.client, json, os, select, signal, subprocess, threading, time, urllib.parse
 
 from .common import is_temporary
+from .ops_web_compose import COMPOSE_KINDS
 from .ops_web_curate import CURATE_KINDS
 from .ops_web_tidy import TIDY_KINDS
 
-KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, "tracker": 3, **TIDY_KINDS, **CURATE_KINDS}
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, "tracker": 3,
+         **TIDY_KINDS, **CURATE_KINDS, **COMPOSE_KINDS}
 
 
 class WebServerProcess:
@@ -117,6 +119,8 @@ class WebOps:
             return self.web_tidy_plan(kind)
         if kind.startswith("curate "):
             return self.web_curate_plan(kind)
+        if kind.startswith("compose "):
+            return self.web_compose_plan(kind)
         if kind == "people":
             people = self.json("people", "list")
             if not people:
@@ -192,14 +196,17 @@ class WebOps:
         done first). Returns (killed, description, where, exit status, op key, whether the server had
         written anything when it was killed, and what went wrong with a request that was not killed)."""
         kinds = [k for k in KINDS if k == "upload" or "web:" + k in self.durations]
-        if self.web_tidy_only or self.web_curate_only:
-            kinds = [k for k in kinds if (k in TIDY_KINDS and self.web_tidy_only) or (k in CURATE_KINDS and self.web_curate_only)]
+        if self.web_tidy_only or self.web_curate_only or self.web_compose_only:
+            kinds = [k for k in kinds if (k in TIDY_KINDS and self.web_tidy_only) or (k in CURATE_KINDS and self.web_curate_only)
+                     or (k in COMPOSE_KINDS and self.web_compose_only)]
         kind = self.rng.choices(kinds, [KINDS[k] for k in kinds])[0]
         plan = None if kind == "upload" else self.web_plan(kind, run)
         if plan is None and self.web_tidy_only:
             kind, plan = "tidy decide", self.web_plan("tidy decide", run)  # (always has something to do)
         if plan is None and self.web_curate_only:
             kind, plan = "curate add", self.web_plan("curate add", run)
+        if plan is None and self.web_compose_only:
+            kind, plan = "compose change", self.web_plan("compose change", run)
         if plan is None:
             kind = "upload"
         server = WebServerProcess(self, log)
@@ -212,6 +219,8 @@ class WebOps:
                 self.settle_upload(data, killed)
             else:
                 desc, method, path, body = plan
+                if callable(body):
+                    body = body(server)  # a request that needs one before it on the same server (the composer's save: its export)
                 killed, where, answer = self.web_request_killed(server, "web:" + kind, method, path, body)
         except BaseException:
             server.kill()
@@ -338,6 +347,7 @@ class WebOps:
                     self.calibration_request(server, kind, plan)
             self.calibrate_web_tidy(server)
             self.calibrate_web_curate(server)
+            self.calibrate_web_compose(server)
             data, name = self.web_upload_plan(f"calibration {round}")
             _, _, answer = self.web_upload(server, data, name, kill=False)
             if answer is None or answer[0] != 201:

@@ -10,6 +10,8 @@ final class WebApp: Sendable {
     let policy: AccessPolicy
     let events: LiveEvents
     let previews = PreviewCache(capacity: 8)
+    /// Stories and collages made and not saved (served at /media/render/, saved only on request).
+    let renders = RenderCache()
     let grids = GridCache()
     let modules: ModuleGraph
     /// Largest upload accepted, in bytes.
@@ -57,7 +59,8 @@ final class WebApp: Sendable {
         TrashRoutes(app: self).add(to: router)
         AlbumRoutes(app: self).add(to: router)
         PeopleRoutes(app: self).add(to: router)
-        ActionRoutes(app: self).add(to: router)
+        ComposerRoutes(app: self).add(to: router)
+        RenderRoutes(app: self).add(to: router)
         TidyRoutes(app: self).add(to: router)
         CurationRoutes(app: self).add(to: router)
         TrackerRoutes(app: self).add(to: router)
