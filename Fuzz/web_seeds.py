@@ -44,6 +44,10 @@ def web_seeds(put, read, media, tiny_png):
         put("WebRequest", b"\6" + name.encode() + b"\0" + head, hint)
     for body in [{"ids": [uuid]}, {"ids": []}, {"ids": ["../x"]}, {"ids": [uuid, uuid.upper()]}, {"name": "Trip"},
                  {"names": ["IMG_0412.HEIC"]}, {"names": [".."]}, {"names": ["a/b"]}, {"face": uuid + "#2"}, {"ids": ["p1", "p2"]},
-                 {"ids": "x"}, {"name": 5}]:
+                 {"ids": "x"}, {"name": 5},
+                 # Memories' page: a source, a range, a seed, a render token.
+                 {"year": 2019, "range": "last-year", "seed": 7}, {"place": "Lisbon, Portugal", "seed": "18446744073709551615"},
+                 {"person": "Tomás", "range": "last-5-years", "seed": 1.5}, {"year": True}, {"person": "p3", "place": " "},
+                 {"render": "0123456789abcdef0123456789abcdef"}, {"render": "../0123456789abcdef0123456789abcd"}]:
         put("WebRequest", b"\7" + json.dumps(body).encode(), "body")
     put("WebRequest", b"\7" + b"[" * 600 + b"]" * 600, "deep")

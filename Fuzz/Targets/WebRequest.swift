@@ -4,7 +4,8 @@
 //   1 Host/Origin/token/cookie (`AccessPolicy.refusal`)  5 /api/library's query (`LibraryRoutes.query`)
 //   2 ids from URLs (`WebID.asset/person/face`)          6 an upload's name and first bytes
 //   3 an album key from a URL (`AlbumRoutes.key`)        7 a JSON body (`JSONBody`: ids, strings,
-//                                                           Tidy's decision and filter)
+//                                                           Tidy's decision and filter, a memory's
+//                                                           source, range, seed and render token)
 // Checked besides "no crash": a range lies inside the file and is not empty; a request is let
 // through only with an allowed Host (and Origin/token for a change, the pairing cookie on the
 // LAN), and every such request is; an accepted id is written one way only (canonical); an album
@@ -15,6 +16,7 @@
 import Analysis
 import Foundation
 import HTTPTypes
+import Memories
 import Tidy
 @testable import Metadata
 @testable import PhotoLibrary
@@ -239,5 +241,33 @@ func body(_ bytes: Data) {
     }
     if let text = object["filter"] as? String, let filter = TidyFilter(text) {
         precondition(TidyFilter(filter.description) == filter, "filter \(text.debugDescription) does not read back")
+    }
+    memories(object)
+}
+
+/// Memories' page: one source, a name trimmed, bounded and without control characters, a year
+/// in 1…9999; a range one of the presets, as written; a seed the whole number sent; a render
+/// token 32 lower-case hex digits.
+func memories(_ object: [String: Any]) {
+    if let source = try? MemoriesRequest.source(object) {
+        precondition(["year", "place", "person"].filter { object[$0] != nil }.count == 1, "a source accepted from \(object)")
+        switch source {
+        case .year(let y): precondition((1...9999).contains(y), "year \(y)")
+        case .place(let name), .person(let name):
+            precondition(!name.isEmpty && name.utf8.count <= MemoriesRequest.maxNameBytes
+                         && name == name.trimmingCharacters(in: .whitespaces)
+                         && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }, "name accepted: \(name.debugDescription)")
+        }
+    }
+    if let text = object["range"] as? String, let range = try? MemoriesRequest.range(text) {
+        precondition(range.rawValue == text, "range \(text.debugDescription) read as \(range)")
+    }
+    if let seed = try? MemoriesRequest.seed(object), let sent = object["seed"] {
+        let text = (sent as? String) ?? MemoriesRequest.number(sent)
+        precondition(text.flatMap { UInt64($0) } == seed, "seed \(seed) from \(sent)")
+    }
+    if let text = object["render"] as? String, let token = try? RenderCache.token(text) {
+        precondition(token == text && token.utf8.count == 32 && token.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) },
+                     "render token accepted: \(text.debugDescription)")
     }
 }

@@ -59,6 +59,7 @@ final class WebApp: Sendable {
         PeopleRoutes(app: self).add(to: router)
         ActionRoutes(app: self).add(to: router)
         TidyRoutes(app: self).add(to: router)
+        MemoriesRoutes(app: self).add(to: router)
         UploadRoutes(app: self).add(to: router)
         EventRoutes(app: self).add(to: router)
         return router
