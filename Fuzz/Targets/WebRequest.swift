@@ -2,10 +2,11 @@
 // looks it up: the first byte picks the parser, the rest is the untrusted text or body.
 //   0 `Range` header (`OriginalResponse.parseRange`)      4 a /static/ path (`WebFiles.file`)
 //   1 Host/Origin/token/cookie (`AccessPolicy.refusal`)  5 /api/library's query (`LibraryRoutes.query`)
-//   2 ids from URLs (`WebID.asset/person/face`)          6 an upload's name and first bytes
-//   3 an album key from a URL (`AlbumRoutes.key`)        7 a JSON body (`JSONBody`: ids, strings,
-//                                                           Tidy's decision and filter, a memory's
-//                                                           source, range, seed and render token)
+//   2 ids from URLs (`WebID.asset/person/face`, a     6 an upload's name and first bytes
+//     render's `TOKEN.EXT`)                              7 a JSON body (`JSONBody`: ids, strings,
+//   3 an album key from a URL (`AlbumRoutes.key`)          Tidy's decision and filter, the
+//                                                           composer's positions and render token,
+//                                                           a memory's source, range and seed)
 // Checked besides "no crash": a range lies inside the file and is not empty; a request is let
 // through only with an allowed Host (and Origin/token for a change, the pairing cookie on the
 // LAN), and every such request is; an accepted id is written one way only (canonical); an album
@@ -98,6 +99,12 @@ func access(_ bytes: Data) {
 
 /// Asset, person and face ids as routes and bodies take them: what is accepted is written one way.
 func ids(_ text: String) {
+    // /media/render/TOKEN.EXT: 32 lower-case hex digits and a short lower-case extension, nothing else.
+    if let (token, ext) = try? RenderRoutes.parse(text) {
+        precondition(text == "\(token).\(ext)" && isRenderToken(token) && (1...5).contains(ext.utf8.count)
+                     && ext.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) },
+                     "a render accepted from \(text.debugDescription)")
+    }
     if let id = try? WebID.asset(text) {
         precondition(isCanonicalUUID(id.rawValue) && text.lowercased() == id.rawValue,
                      "an asset id accepted from \(text.debugDescription): \(id.rawValue.debugDescription)")
@@ -116,6 +123,10 @@ func ids(_ text: String) {
         precondition(isCanonicalUUID(assetPart.lowercased()) && index >= 0 && index < 9_999,
                      "a face id accepted from \(text.debugDescription)")
     }
+}
+
+func isRenderToken(_ s: String) -> Bool {
+    s.utf8.count == 32 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
 }
 
 func isCanonicalUUID(_ s: String) -> Bool {
@@ -242,12 +253,22 @@ func body(_ bytes: Data) {
     if let text = object["filter"] as? String, let filter = TidyFilter(text) {
         precondition(TidyFilter(filter.description) == filter, "filter \(text.debugDescription) does not read back")
     }
+    // The composer's page: a position is a whole JSON number as sent (never true, never 2.5); a
+    // render token is 32 lower-case hex digits, the very string sent.
+    for key in ["from", "to", "position"] {
+        if let p = try? ComposerRoutes.position(object, key) {
+            let n = object[key] as? NSNumber
+            precondition(n != nil && n!.doubleValue == Double(p) && abs(p) <= 1_000_000, "position \(key) accepted: \(p) from \(String(describing: object[key]))")
+        }
+    }
+    if let sent = object["render"] as? String, let token = try? RenderCache.token(sent) {
+        precondition(token == sent && isRenderToken(token), "render token accepted: \(sent.debugDescription)")
+    }
     memories(object)
 }
 
 /// Memories' page: one source, a name trimmed, bounded and without control characters, a year
-/// in 1…9999; a range one of the presets, as written; a seed the whole number sent; a render
-/// token 32 lower-case hex digits.
+/// in 1…9999; a range one of the presets, as written; a seed the whole number sent.
 func memories(_ object: [String: Any]) {
     if let source = try? MemoriesRequest.source(object) {
         precondition(["year", "place", "person"].filter { object[$0] != nil }.count == 1, "a source accepted from \(object)")
@@ -265,9 +286,5 @@ func memories(_ object: [String: Any]) {
     if let seed = try? MemoriesRequest.seed(object), let sent = object["seed"] {
         let text = (sent as? String) ?? MemoriesRequest.number(sent)
         precondition(text.flatMap { UInt64($0) } == seed, "seed \(seed) from \(sent)")
-    }
-    if let text = object["render"] as? String, let token = try? RenderCache.token(text) {
-        precondition(token == text && token.utf8.count == 32 && token.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) },
-                     "render token accepted: \(text.debugDescription)")
     }
 }

@@ -24,17 +24,23 @@ public struct StoryExport {
 
     /// The HEIC bytes of the story of `entries` (the draft's photos, each present).
     public func encode(_ entries: [ComposerEntry]) throws -> [UInt8] {
-        guard !entries.isEmpty else { throw ComposerError.empty }
-        for e in entries where e.asset.state != .present {
-            throw ShoeboxError(.invalidArgument, "position \(e.position) (\(displayPath(e.asset.path))) is \(e.asset.state.rawValue)",
-                               remedy: e.asset.state == .trashed ? ComposerRemedy.restoreOrRemove(e.asset.id, position: e.position)
-                                                                 : ComposerRemedy.scanOrRemove(position: e.position))
-        }
+        try checkPresent(entries)
         let canvas = try StoryRenderer(library: composer.library).render(entries.map(\.asset))
         do {
             return try HEICEncoder.encode(canvas, settings: Self.settings, name: "the story")
         } catch let e as ImagingError {
             throw ShoeboxError(.io, e.description)
+        }
+    }
+
+    /// Throws unless the draft has photos and each is present (a trashed one: put it back or
+    /// take it out; a missing file: scan or take it out).
+    func checkPresent(_ entries: [ComposerEntry]) throws {
+        guard !entries.isEmpty else { throw ComposerError.empty }
+        for e in entries where e.asset.state != .present {
+            throw ShoeboxError(.invalidArgument, "position \(e.position) (\(displayPath(e.asset.path))) is \(e.asset.state.rawValue)",
+                               remedy: e.asset.state == .trashed ? ComposerRemedy.restoreOrRemove(e.asset.id, position: e.position)
+                                                                 : ComposerRemedy.scanOrRemove(position: e.position))
         }
     }
 

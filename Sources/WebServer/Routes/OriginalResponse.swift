@@ -22,10 +22,7 @@ struct OriginalResponse {
         headers[.acceptRanges] = "bytes"
         if headers[.eTag] == nil { headers[.eTag] = "\"\(asset.sha256.prefix(16))\"" }
         if download {
-            let name = asset.path.split(separator: "/").last.map(String.init) ?? "photo"
-            let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 32 ? Character($0) : "_" })
-            let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
-            headers[.contentDisposition] = "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+            headers[.contentDisposition] = ContentDisposition.attachment(asset.path.split(separator: "/").last.map(String.init) ?? "photo")
         }
         if let etag = headers[.eTag], request.headers[.ifNoneMatch] == etag {
             return Response(status: .notModified, headers: headers)

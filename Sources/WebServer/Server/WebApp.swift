@@ -10,6 +10,8 @@ final class WebApp: Sendable {
     let policy: AccessPolicy
     let events: LiveEvents
     let previews = PreviewCache(capacity: 8)
+    /// Stories and collages made and not saved (served at /media/render/, saved only on request).
+    let renders = RenderCache()
     let grids = GridCache()
     let modules: ModuleGraph
     /// Largest upload accepted, in bytes.
@@ -58,6 +60,8 @@ final class WebApp: Sendable {
         AlbumRoutes(app: self).add(to: router)
         PeopleRoutes(app: self).add(to: router)
         ActionRoutes(app: self).add(to: router)
+        ComposerRoutes(app: self).add(to: router)
+        RenderRoutes(app: self).add(to: router)
         TidyRoutes(app: self).add(to: router)
         MemoriesRoutes(app: self).add(to: router)
         UploadRoutes(app: self).add(to: router)
