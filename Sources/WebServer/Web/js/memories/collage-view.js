@@ -37,6 +37,15 @@ export async function showCollage(container, { source, range, seed, onChooseAnot
   const cells = h("ul", { class: "mem-cells" });
   const notes = h("ul", { class: "mem-notes" });
   const about = h("details", { class: "mem-about", hidden: true }, h("summary", { text: "Photos in this collage" }), cells, notes);
+  // The cells' thumbnails are asked for only once the list is opened: a thumbnail not made yet
+  // is made from the original, which would hold up the next collage for nothing.
+  about.addEventListener("toggle", () => { if (about.open) showCellPictures(); });
+  function showCellPictures() {
+    for (const link of cells.querySelectorAll("a.mem-cell:not(:has(img))")) {
+      const name = link.firstChild.textContent;
+      link.replaceChildren(h("img", { alt: name, src: thumbURL(link.dataset.id, null, 256) }));
+    }
+  }
   const choose = h("button", { type: "button", class: "button mem-choose", on: { click: () => onChooseAnother() } },
     icon("arrowLeft"), "Choose another");
 
@@ -127,8 +136,9 @@ export async function showCollage(container, { source, range, seed, onChooseAnot
   function paintAnswer(entry) {
     const answer = entry.answer;
     cells.replaceChildren(...answer.cells.map((c, i) => h("li", {},
-      h("a", { href: `/asset/${encodeURIComponent(c.asset_id)}`, class: "mem-cell" },
-        h("img", { src: thumbURL(c.asset_id, null, 256), alt: `Photo ${i + 1}: ${c.path.split("/").pop()}`, loading: "lazy" })))));
+      h("a", { href: `/asset/${encodeURIComponent(c.asset_id)}`, class: "mem-cell", dataset: { id: c.asset_id } },
+        h("span", { class: "visually-hidden", text: `Photo ${i + 1}: ${c.path.split("/").pop()}` })))));
+    if (about.open) showCellPictures();
     notes.replaceChildren(...answer.notes.map((n) => h("li", { text: n })));
     about.hidden = false;
     paintSaved(entry);

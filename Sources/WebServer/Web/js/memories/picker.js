@@ -3,6 +3,8 @@
 // `memories sources --json`. Each section says what is missing when it is empty.
 import { h, plural } from "../dom.js";
 import { attempt } from "../api.js";
+import { onLibraryChange, coalesce } from "../events.js";
+import { changeDetector } from "../screens/kit.js";
 import { faceCrop } from "../screens/face-crop.js";
 import { loadSources } from "./api.js";
 import { RANGES, rangeLabel, personLabel, placeLabel, personSource, yearSource, placeSource } from "./source.js";
@@ -36,6 +38,7 @@ export async function showPicker(container, { range, onRange, onPick, focus }) {
   }
 
   let loads = 0;
+  const changed = changeDetector();
   async function load() {
     const ticket = ++loads;
     lists.setAttribute("aria-busy", "true");
@@ -47,8 +50,14 @@ export async function showPicker(container, { range, onRange, onPick, focus }) {
       lists.replaceChildren(h("p", { class: "sb-empty", text: "The sources could not be counted: try again in a moment." }));
       return;
     }
+    if (!changed(sources)) return; // a library event that changed nothing here: keep focus and pictures
+    const focused = document.activeElement?.closest?.(".mem-sources button");
     lists.replaceChildren(...sections(sources));
+    if (focused) lists.querySelector(`button[data-kind="${focused.dataset.kind}"][data-value="${CSS.escape(focused.dataset.value)}"]`)?.focus();
   }
+
+  // Counts follow the library (a person named or merged in People, photos added) while open.
+  const stop = onLibraryChange(coalesce(() => (document.contains(lists) ? load() : stop())));
 
   function sections(sources) {
     const phrase = PHRASE[current] ?? "";
