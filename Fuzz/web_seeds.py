@@ -45,7 +45,10 @@ def web_seeds(put, read, media, tiny_png):
     for body in [{"ids": [uuid]}, {"ids": []}, {"ids": ["../x"]}, {"ids": [uuid, uuid.upper()]}, {"name": "Trip"},
                  {"names": ["IMG_0412.HEIC"]}, {"names": [".."]}, {"names": ["a/b"]}, {"face": uuid + "#2"}, {"ids": ["p1", "p2"]},
                  {"ids": "x"}, {"name": 5}, {"from": 3, "to": 1}, {"from": True, "to": 1}, {"position": 1.5},
-                 {"position": 1e300, "id": uuid}, {"render": "0123456789abcdef0123456789abcdef"}, {"render": "../x"}]:
+                 {"position": 1e300, "id": uuid}, {"render": "0123456789abcdef0123456789abcdef"}, {"render": "../x"},
+                 # Memories' page: a source, a range, a seed.
+                 {"year": 2019, "range": "last-year", "seed": 7}, {"place": "Lisbon, Portugal", "seed": "18446744073709551615"},
+                 {"person": "Tomás", "range": "last-5-years", "seed": 1.5}, {"year": True}, {"person": "p3", "place": " "}]:
         put("WebRequest", b"\7" + json.dumps(body).encode(), "body")
     for render in ["0123456789abcdef0123456789abcdef.heic", "0123456789abcdef0123456789abcdef.jpg",
                    "0123456789ABCDEF0123456789abcdef.jpg", "0123456789abcdef0123456789abcdef", "../x.jpg"]:

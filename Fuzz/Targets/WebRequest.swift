@@ -6,7 +6,8 @@
 //     render's `TOKEN.EXT`)                              7 a JSON body (`JSONBody`: ids, strings,
 //   3 an album key from a URL (`AlbumRoutes.key`)          Tidy's decision and filter, Curation's
 //                                                           count, the tracker's fields (`TrackerBody`),
-//                                                           the composer's positions and render token)
+//                                                           the composer's positions and render token,
+//                                                           a memory's source, range and seed)
 // Checked besides "no crash": a range lies inside the file and is not empty; a request is let
 // through only with an allowed Host (and Origin/token for a change, the pairing cookie on the
 // LAN), and every such request is; an accepted id is written one way only (canonical); an album
@@ -17,6 +18,7 @@
 import Analysis
 import Foundation
 import HTTPTypes
+import Memories
 import Tidy
 import Tracker
 @testable import Metadata
@@ -292,5 +294,28 @@ func composerFields(_ object: [String: Any]) {
     }
     if let sent = object["render"] as? String, let token = try? RenderCache.token(sent) {
         precondition(token == sent && isRenderToken(token), "render token accepted: \(sent.debugDescription)")
+    }
+    memories(object)
+}
+
+/// Memories' page: one source, a name trimmed, bounded and without control characters, a year
+/// in 1…9999; a range one of the presets, as written; a seed the whole number sent.
+func memories(_ object: [String: Any]) {
+    if let source = try? MemoriesRequest.source(object) {
+        precondition(["year", "place", "person"].filter { object[$0] != nil }.count == 1, "a source accepted from \(object)")
+        switch source {
+        case .year(let y): precondition((1...9999).contains(y), "year \(y)")
+        case .place(let name), .person(let name):
+            precondition(!name.isEmpty && name.utf8.count <= MemoriesRequest.maxNameBytes
+                         && name == name.trimmingCharacters(in: .whitespaces)
+                         && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }, "name accepted: \(name.debugDescription)")
+        }
+    }
+    if let text = object["range"] as? String, let range = try? MemoriesRequest.range(text) {
+        precondition(range.rawValue == text, "range \(text.debugDescription) read as \(range)")
+    }
+    if let seed = try? MemoriesRequest.seed(object), let sent = object["seed"] {
+        let text = (sent as? String) ?? MemoriesRequest.number(sent)
+        precondition(text.flatMap { UInt64($0) } == seed, "seed \(seed) from \(sent)")
     }
 }

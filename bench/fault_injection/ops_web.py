@@ -1,7 +1,9 @@
 """The web server's writes (`shoebox serve`) as random-scenario operations: an upload through
 `POST /api/upload`, trash and restore through `/api/trash` and `/api/restore`, the album calls
-(create, add, order, remove, delete), a person's name, Tidy's (ops_web_tidy.py) and Curation's
-(ops_web_curate.py) requests. Each starts `serve --port 0 --no-watch`,
+(create, add, order, remove, delete), a person's name, a memory's collage saved into Collages/
+(`/api/memories/save`, the collage made first by an un-killed request), Tidy's (ops_web_tidy.py),
+Curation's (ops_web_curate.py) and the composer's (ops_web_compose.py) requests, the tracker's.
+Each starts `serve --port 0 --no-watch`,
 sends one request as a page does (with `Origin`), and kills the server with SIGKILL: an upload
 while its body streams (after a random number of its bytes) or after it, while the server renames
 and indexes the file; the others after a delay drawn from their un-killed duration. Then the same
@@ -16,7 +18,7 @@ from .ops_web_compose import COMPOSE_KINDS
 from .ops_web_curate import CURATE_KINDS
 from .ops_web_tidy import TIDY_KINDS
 
-KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, "tracker": 3,
+KINDS = {"upload": 8, "trash": 3, "restore": 3, "album": 4, "people": 1, "memories": 2, "tracker": 3,
          **TIDY_KINDS, **CURATE_KINDS, **COMPOSE_KINDS}
 
 
@@ -127,7 +129,26 @@ class WebOps:
                 return None
             who = self.rng.choice(people)
             return "web people name", "POST", f"/api/people/{who['id']}/name", {"name": self.rng.choice(["Ana", "Tom", "Zoë W", "Bob Web"])}
+        if kind == "memories":
+            years = [y for y in (self.json("memories", "sources") or {}).get("years", []) if y["count"] >= 6]
+            if not years:
+                return None
+            year, seed = max(years, key=lambda y: y["count"])["year"], self.rng.randint(1, 1000)
+            # The collage is made by an un-killed request first (web_prepare); its save is the write.
+            return f"web memories save (year {year}, seed {seed})", "POST", "/api/memories/save", {"collage": {"year": year, "seed": seed}}
         return None
+
+    def web_prepare(self, server, plan):
+        """A plan whose body asks for a collage first: made now (not killed), the body then the
+        save of its render. Other plans as they are; None when the collage could not be made."""
+        desc, method, path, body = plan
+        if not isinstance(body, dict) or "collage" not in body:
+            return plan
+        status, answer = server.request("POST", "/api/memories/collage", body["collage"])
+        if status != 200:
+            self.web_failures.append(f"{desc}: the collage answered {status}: {str(answer)[:200]}")
+            return None
+        return desc, method, path, {"render": answer["render"]}
 
     def web_album_plan(self, run):
         albums = [x for x in self.json("album", "list") if x["kind"] == "user"]
@@ -218,6 +239,10 @@ class WebOps:
                 killed, where, answer = self.web_upload(server, data, name)
                 self.settle_upload(data, killed)
             else:
+                plan = self.web_prepare(server, plan)
+                if plan is None:
+                    server.stop()
+                    return False, f"web {kind}: nothing to save", "before", server.p.returncode, "web:" + kind, False, None
                 desc, method, path, body = plan
                 if callable(body):
                     body = body(server)  # a request that needs one before it on the same server (the composer's save: its export)
@@ -339,10 +364,12 @@ class WebOps:
         """Un-killed requests of every kind on one server: their durations, and that each succeeds."""
         server = WebServerProcess(self, os.path.join(self.logs, "calibrate-web.log"))
         try:
-            for i, kind in enumerate(("trash", "restore", "album", "album", "album", "people", "tracker", "tracker", "tracker")):
+            for i, kind in enumerate(("trash", "restore", "album", "album", "album", "people", "memories",
+                                      "tracker", "tracker", "tracker")):
                 self.assets = self.json("list")
                 self.trash_items = self.json("trash", "list")
                 plan = self.web_plan(kind, f"calibration {round}.{i}")
+                plan = plan and self.web_prepare(server, plan)
                 if plan is not None:
                     self.calibration_request(server, kind, plan)
             self.calibrate_web_tidy(server)

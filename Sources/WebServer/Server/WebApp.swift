@@ -64,6 +64,7 @@ final class WebApp: Sendable {
         TidyRoutes(app: self).add(to: router)
         CurationRoutes(app: self).add(to: router)
         TrackerRoutes(app: self).add(to: router)
+        MemoriesRoutes(app: self).add(to: router)
         UploadRoutes(app: self).add(to: router)
         EventRoutes(app: self).add(to: router)
         return router
