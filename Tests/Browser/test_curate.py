@@ -57,7 +57,7 @@ class CurateTests(unittest.TestCase):
         d = self.driver
         for scheme in ("light", "dark"):
             browser.color_scheme(d, scheme)
-            time.sleep(0.35)
+            browser.settle(d)
             browser.wait("the pictures in view", lambda: browser.images_loaded(d), 20)
             browser.screenshot(d, f"curate-{name}-{scheme}")
             self.assertEqual(browser.console_errors(d), [], f"{name}: console errors")

@@ -46,7 +46,7 @@ class TidyCase(unittest.TestCase):
         self.console()
         for scheme in ("light", "dark"):
             browser.color_scheme(d, scheme)
-            self.settle()
+            browser.settle(d)
             try:
                 browser.wait(f"{screen}'s images to load", lambda: browser.images_loaded(d), 20)
             except AssertionError as e:
@@ -58,17 +58,6 @@ class TidyCase(unittest.TestCase):
             if violations:
                 self.problems.append(f"axe-core on {screen}, {scheme}:\n{browser.describe_violations(violations)}")
         browser.color_scheme(d, "light")
-
-    def settle(self, timeout=5):
-        """Waits for what is moving to stop — the palette's transitions, a toast fading out — so
-        that axe-core reads colours as they stay (a fading element has no contrast to speak of)."""
-        time.sleep(0.1)
-        try:
-            browser.wait("the screen's transitions to end", lambda: self.driver.execute_script(
-                "return document.getAnimations().every(a => a.playState !== 'running' ||"
-                " a.effect?.getComputedTiming().iterations === Infinity)"), timeout)
-        except AssertionError:
-            pass  # something keeps moving: looked at as it is
 
     def console(self):
         errors = browser.console_errors(self.driver)

@@ -129,9 +129,22 @@ def one(driver, role, name, within=None, timeout=20):
     return wait(f'a {role} named "{label}"', find, timeout)
 
 
+def settle(driver, timeout=5):
+    """Waits for what is moving to stop — the palette's transitions, a toast fading in or out — so
+    that axe-core reads colours as they stay (a fading element has no contrast to speak of)."""
+    time.sleep(0.1)
+    try:
+        wait("the screen's transitions to end", lambda: driver.execute_script(
+            "return document.getAnimations().every(a => a.playState !== 'running' ||"
+            " a.effect?.getComputedTiming().iterations === Infinity)"), timeout)
+    except AssertionError:
+        pass  # something keeps moving: looked at as it is
+
+
 def axe_violations(driver, impacts=("serious", "critical")):
-    """axe-core's violations of IMPACTS on the page as it is (axe injected by the test, never
-    served by the app)."""
+    """axe-core's violations of IMPACTS on the page once it has stopped moving (axe injected by
+    the test, never served by the app)."""
+    settle(driver)
     with open(AXE, encoding="utf-8") as f:
         driver.execute_script(f.read())
     result = driver.execute_async_script(
