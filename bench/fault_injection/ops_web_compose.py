@@ -99,6 +99,7 @@ class WebComposeOps:
             if callable(plan[3]):
                 plan = (*plan[:3], plan[3](server))
             self.calibration_request(server, kind, plan)
+        self.run("compose", "clear")  # the next round's `compose add` calibration starts from an empty draft
         self.compose_expected = None
 
     def check_compose_web(self, bad):
