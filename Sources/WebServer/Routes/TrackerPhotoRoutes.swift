@@ -16,7 +16,7 @@ import Glibc
 struct TrackerPhotoRoutes {
     let app: WebApp
     /// The last pictures made for the page (a HEIC as JPEG, a smaller size): keyed by content.
-    static let renders = RenderedPictures(capacity: 24)
+    static let renders = PreviewCache(capacity: 24)
 
     func add(to router: Router<WebContext>) {
         let routes = TrackerRoutes(app: app)
@@ -164,25 +164,5 @@ final class ReceivedFile: @unchecked Sendable {
     func discard() {
         close(fd)
         unlink(path)
-    }
-}
-
-/// The last few pictures made for the tracker's pages, by key (content and size).
-final class RenderedPictures: Sendable {
-    private struct State { var order: [String] = []; var jpegs: [String: [UInt8]] = [:] }
-    private let state = NIOLockedValueBox(State())
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func jpeg(_ key: String, make: () async throws -> [UInt8]) async throws -> [UInt8] {
-        if let hit = state.withLockedValue({ $0.jpegs[key] }) { return hit }
-        let made = try await make()
-        state.withLockedValue { s in
-            if s.jpegs[key] == nil { s.order.append(key) }
-            s.jpegs[key] = made
-            while s.order.count > capacity { s.jpegs[s.order.removeFirst()] = nil }
-        }
-        return made
     }
 }

@@ -56,9 +56,21 @@ async function readJSON(response) {
  * XMLHttpRequest rather than fetch: fetch has no upload progress.
  */
 export function uploadFile(file, onProgress = () => {}) {
+  return postFile(`/api/upload?name=${encodeURIComponent(file.name)}`, file, onProgress, {
+    lost: "the connection to Shoebox was lost",
+    describe: (status) => (status === 413 ? "the file is larger than 2 GiB" : null),
+  });
+}
+
+/**
+ * POSTs FILE's bytes to URL with progress (0…1) through onProgress; resolves with the JSON
+ * answer, or rejects with an Error whose message is the server's one line (else describe(status),
+ * else the status), with `status` and `code` set. `lost`: the message when the connection drops.
+ */
+export function postFile(url, file, onProgress = () => {}, { lost = "the connection to Shoebox was lost", describe = () => null } = {}) {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open("POST", `/api/upload?name=${encodeURIComponent(file.name)}`);
+    request.open("POST", url);
     request.setRequestHeader("X-Shoebox-Token", token());
     request.responseType = "text";
     request.upload.addEventListener("progress", (event) => {
@@ -67,15 +79,14 @@ export function uploadFile(file, onProgress = () => {}) {
     request.addEventListener("load", () => {
       let data = null;
       try { data = JSON.parse(request.responseText); } catch { data = null; }
-      if (request.status >= 200 && request.status < 300) resolve(data);
-      else {
-        const message = data?.error ?? (request.status === 413 ? "the file is larger than 2 GiB" : `${request.status} ${request.statusText}`);
-        const error = new Error(message);
-        error.status = request.status;
-        reject(error);
-      }
+      if (request.status >= 200 && request.status < 300) { resolve(data); return; }
+      const error = new Error(data?.error ?? describe(request.status) ?? `${request.status} ${request.statusText}`);
+      error.status = request.status;
+      error.code = data?.code ?? null;
+      error.field = data?.field ?? null;
+      reject(error);
     });
-    request.addEventListener("error", () => reject(new Error("the connection to Shoebox was lost")));
+    request.addEventListener("error", () => reject(new Error(lost)));
     request.send(file);
   });
 }

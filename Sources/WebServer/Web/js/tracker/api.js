@@ -2,7 +2,7 @@
 // one entry point of the Tracker module, the one `shoebox tracker …` calls, answering in its
 // --json shape. The page shows and asks; every rule (an empty name, a game system, a photo's
 // format) is the module's, and its refusal comes back in words, naming the field it is about.
-import { getJSON, postJSON } from "../api.js";
+import { getJSON, postFile, postJSON } from "../api.js";
 
 const at = (kind, id, verb = "") => `/api/tracker/${kind}/${encodeURIComponent(id)}${verb ? `/${verb}` : ""}`;
 
@@ -45,33 +45,11 @@ export const photoURL = (id, size) => `/media/tracker/${encodeURIComponent(id)}$
 export const exportURL = ({ format, project }) =>
   `/api/tracker/export?format=${encodeURIComponent(format)}${project ? `&project=${encodeURIComponent(project)}` : ""}`;
 
-function token() {
-  return document.querySelector('meta[name="shoebox-token"]')?.content ?? "";
-}
-
 /**
  * Sends a file's bytes to be a miniature's photo (POST …/photos?name=), reporting progress
  * (0…1). The tracker checks the content (JPEG, PNG, HEIC); its refusal is the Error's message.
  */
 export function uploadPhoto(miniID, file, onProgress = () => {}) {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", `${at("minis", miniID, "photos")}?name=${encodeURIComponent(file.name || "photo")}`);
-    request.setRequestHeader("X-Shoebox-Token", token());
-    request.responseType = "text";
-    request.upload.addEventListener("progress", (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    });
-    request.addEventListener("load", () => {
-      let data = null;
-      try { data = JSON.parse(request.responseText); } catch { data = null; }
-      if (request.status >= 200 && request.status < 300) { resolve(data); return; }
-      const error = new Error(data?.error ?? `${request.status} ${request.statusText}`);
-      error.status = request.status;
-      error.code = data?.code ?? null;
-      reject(error);
-    });
-    request.addEventListener("error", () => reject(new Error("the connection to Shoebox was lost; the photo was not added")));
-    request.send(file);
-  });
+  return postFile(`${at("minis", miniID, "photos")}?name=${encodeURIComponent(file.name || "photo")}`, file, onProgress,
+    { lost: "the connection to Shoebox was lost; the photo was not added" });
 }
