@@ -45,11 +45,10 @@ struct AnalysisStore {
             let old = current.analysis?.faces ?? []
             touched.formUnion(old.compactMap(\.person))
             var analysis = outcome.analysis
-            FaceEvidence.carryOver(from: old, to: &analysis.faces)
+            let gated = (current.analysis?.version ?? 0) >= AssetAnalysis.gatedPeopleVersion
+            FaceEvidence.carryOver(from: old, to: &analysis.faces, people: gated)
             FaceEvidence.addXMPNames(current.metadata, to: &analysis.faces)
-            for i in analysis.faces.indices where analysis.faces[i].person == nil && !analysis.faces[i].isForgotten {
-                if let d = analysis.faces[i].descriptor { analysis.faces[i].person = assigner.assign(d) }
-            }
+            assignPeople(&analysis.faces, of: current.id)
             touched.formUnion(analysis.faces.compactMap(\.person))
             book.replaceFaces(of: current.id, with: analysis.faces)
             // A cache: a full disk here costs thumbnails, not the analysis.
@@ -78,6 +77,21 @@ struct AnalysisStore {
     }
 }
 
+extension AnalysisStore {
+    /// Puts the photo's faces without a person into people (`PersonAssigner`): faces already in
+    /// one (carried over) keep it, and no other face of the photo joins theirs.
+    mutating func assignPeople(_ faces: inout [DetectedFace], of photo: AssetID) {
+        let open = faces.indices.filter { faces[$0].person == nil && !faces[$0].isForgotten && faces[$0].descriptor != nil }
+        let keeping = faces.compactMap { f -> PersonAssigner.Known? in
+            guard let person = f.person, let d = f.descriptor, !f.isForgotten else { return nil }
+            return PersonAssigner.Known(descriptor: d, person: person, photo: photo, trusted: FaceGate.admits(f.quality))
+        }
+        let people = assigner.assign(photo: photo, open.map { PersonAssigner.NewFace(descriptor: faces[$0].descriptor!, trusted: FaceGate.admits(faces[$0].quality)) },
+                                     keeping: keeping)
+        for (i, person) in zip(open, people) { faces[i].person = person }
+    }
+}
+
 /// What a new face inherits before it is put into a person.
 enum FaceEvidence {
     /// The same face in the asset's previous analysis (a re-analysis by a newer analyser, or an
@@ -85,12 +99,16 @@ enum FaceEvidence {
     /// A face is the same as an old one by `FaceMatching`'s rule (IoU ≥ 0.3, or the only old
     /// face whose centre it holds): another detector's box of it sits differently (CenterFace's
     /// reach the forehead, HOG's stopped at the brows).
-    static func carryOver(from old: [DetectedFace], to faces: inout [DetectedFace]) {
+    /// `people`: whether the old record's people were made by the current rules; when not
+    /// (single linkage before `gatedPeopleVersion`), only a person the user placed the face in
+    /// carries over, and the face is put into a person again — its user-given name goes with it.
+    static func carryOver(from old: [DetectedFace], to faces: inout [DetectedFace], people: Bool = true) {
         for i in faces.indices {
             let f = faces[i]
             guard let j = FaceMatching.match(x: f.x, y: f.y, w: f.w, h: f.h, in: old) else { continue }
             let match = old[j]
-            faces[i].person = match.person
+            faces[i].person = people || match.isPlaced ? match.person : nil
+            faces[i].placed = match.placed
             faces[i].name = match.name
             faces[i].nameSource = match.nameSource == .user ? .user : nil
             faces[i].forgotten = match.forgotten
