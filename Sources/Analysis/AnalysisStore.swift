@@ -116,19 +116,16 @@ enum FaceEvidence {
     }
 
     /// Names from the file's XMP (`xmpName`, evidence for the person's name): a named face region
-    /// over a found face (`FaceMatching`), or the one `PersonInImage` name of a photo with
-    /// exactly one face. A user's name for the person still wins (`PersonNaming`).
+    /// over a found face (`FaceMatching`). A user's name for the person still wins (`PersonNaming`).
     /// Taggers draw regions their own way (hair to chin, a loose square): a region names the
     /// found face it overlaps most at IoU ≥ 0.3, or else the only found face whose centre it
-    /// holds, when their sizes are within 4× of each other.
+    /// holds, when their sizes are within 4× of each other. A name without a region
+    /// (`PersonInImage`) names no face: the one face found may be a stranger beside the person
+    /// named, who was not found (a name so given once pulled strangers into "Tom").
     static func addXMPNames(_ metadata: MediaMetadata, to faces: inout [DetectedFace]) {
         for r in metadata.faces {
             guard let name = r.name, !name.isEmpty, let i = FaceMatching.match(r, in: faces) else { continue }
             faces[i].xmpName = name
-        }
-        let named = metadata.persons.filter { !$0.isEmpty }
-        if faces.count == 1, named.count == 1, metadata.faces.allSatisfy({ $0.name == nil }) {
-            faces[0].xmpName = named[0]
         }
     }
 }
