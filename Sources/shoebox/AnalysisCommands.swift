@@ -116,7 +116,7 @@ struct PeopleCommand: ParsableCommand {
             }) { p in
                 // Naming reaches every face of the person: say which person, and how many photos.
                 let was = before?.name.map { $0 == p.name ? "" : ", was \($0)" } ?? ""
-                let whose = FaceKey.parse(person) != nil ? "face \(person) is \(p.id): " : ""
+                let whose = FaceKey.parse(person) != nil ? "face \(person) is in \(p.id), \(counted(p.photoCount, "photo")): " : ""
                 return "\(whose)\(p.id) (\(counted(p.photoCount, "photo"))\(was)) is now \(p.name ?? name)"
             }
         }
