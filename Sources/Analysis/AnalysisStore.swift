@@ -39,6 +39,7 @@ struct AnalysisStore {
         try refreshIfStale()
         var results: [AssetID: AssetAnalysis] = [:]
         var touched = Set<String>()
+        var named = personByName()
         for r in batch {
             guard let outcome = r.outcome, let current = try writer.index.asset(id: r.asset.id),
                   current.sha256 == outcome.analysis.sha256 else { continue }
@@ -48,7 +49,7 @@ struct AnalysisStore {
             let gated = (current.analysis?.version ?? 0) >= AssetAnalysis.gatedPeopleVersion
             FaceEvidence.carryOver(from: old, to: &analysis.faces, people: gated)
             FaceEvidence.addXMPNames(current.metadata, to: &analysis.faces)
-            assignPeople(&analysis.faces, of: current.id)
+            assignPeople(&analysis.faces, of: current.id, named: &named)
             touched.formUnion(analysis.faces.compactMap(\.person))
             book.replaceFaces(of: current.id, with: analysis.faces)
             // A cache: a full disk here costs thumbnails, not the analysis.
@@ -79,8 +80,16 @@ struct AnalysisStore {
 
 extension AnalysisStore {
     /// Puts the photo's faces without a person into people (`PersonAssigner`): faces already in
-    /// one (carried over) keep it, and no other face of the photo joins theirs.
-    mutating func assignPeople(_ faces: inout [DetectedFace], of photo: AssetID) {
+    /// one (carried over) keep it, and no other face of the photo joins theirs. A face a region
+    /// of the file's XMP names is the person of that name (`named`: lowercased name → person),
+    /// or founds it even when the gate does not trust its descriptor: the file says who it is
+    /// (a tagged profile). Such a face counts in its person's centre only when trusted.
+    mutating func assignPeople(_ faces: inout [DetectedFace], of photo: AssetID, named: inout [String: String]) {
+        for i in faces.indices where faces[i].person == nil && !faces[i].isForgotten && faces[i].descriptor != nil {
+            if let name = faces[i].xmpName?.lowercased(), let person = named[name], !faces.contains(where: { $0.person == person }) {
+                faces[i].person = person
+            }
+        }
         let open = faces.indices.filter { faces[$0].person == nil && !faces[$0].isForgotten && faces[$0].descriptor != nil }
         let keeping = faces.compactMap { f -> PersonAssigner.Known? in
             guard let person = f.person, let d = f.descriptor, !f.isForgotten else { return nil }
@@ -88,7 +97,22 @@ extension AnalysisStore {
         }
         let people = assigner.assign(photo: photo, open.map { PersonAssigner.NewFace(descriptor: faces[$0].descriptor!, trusted: FaceGate.admits(faces[$0].quality)) },
                                      keeping: keeping)
-        for (i, person) in zip(open, people) { faces[i].person = person }
+        for (i, person) in zip(open, people) {
+            faces[i].person = person ?? (faces[i].xmpName == nil ? nil : assigner.newPerson())
+        }
+        for f in faces {
+            if let name = f.xmpName?.lowercased(), let person = f.person, named[name] == nil { named[name] = person }
+        }
+    }
+
+    /// Each name that exactly one person has → that person.
+    func personByName() -> [String: String] {
+        var out: [String: String] = [:], seen: [String: Int] = [:]
+        for case let (person, name?) in book.names(of: Set(book.persons)) {
+            seen[name.lowercased(), default: 0] += 1
+            out[name.lowercased()] = person
+        }
+        return out.filter { seen[$0.key] == 1 }
     }
 }
 
@@ -100,14 +124,15 @@ enum FaceEvidence {
     /// face whose centre it holds): another detector's box of it sits differently (CenterFace's
     /// reach the forehead, HOG's stopped at the brows).
     /// `people`: whether the old record's people were made by the current rules; when not
-    /// (single linkage before `gatedPeopleVersion`), only a person the user placed the face in
-    /// carries over, and the face is put into a person again — its user-given name goes with it.
+    /// (single linkage before `gatedPeopleVersion`), only a person the user named or placed the
+    /// face in carries over; the others' faces are put into people again.
     static func carryOver(from old: [DetectedFace], to faces: inout [DetectedFace], people: Bool = true) {
         for i in faces.indices {
             let f = faces[i]
             guard let j = FaceMatching.match(x: f.x, y: f.y, w: f.w, h: f.h, in: old) else { continue }
             let match = old[j]
-            faces[i].person = people || match.isPlaced ? match.person : nil
+            // A person the user named or placed the face in is the user's word: it stays.
+            faces[i].person = people || match.isPlaced || match.nameSource == .user ? match.person : nil
             faces[i].placed = match.placed
             faces[i].name = match.name
             faces[i].nameSource = match.nameSource == .user ? .user : nil
