@@ -39,17 +39,17 @@ struct AnalysisStore {
         try refreshIfStale()
         var results: [AssetID: AssetAnalysis] = [:]
         var touched = Set<String>()
+        var named = personByName()
         for r in batch {
             guard let outcome = r.outcome, let current = try writer.index.asset(id: r.asset.id),
                   current.sha256 == outcome.analysis.sha256 else { continue }
             let old = current.analysis?.faces ?? []
             touched.formUnion(old.compactMap(\.person))
             var analysis = outcome.analysis
-            FaceEvidence.carryOver(from: old, to: &analysis.faces)
+            let gated = (current.analysis?.version ?? 0) >= AssetAnalysis.gatedPeopleVersion
+            FaceEvidence.carryOver(from: old, to: &analysis.faces, people: gated)
             FaceEvidence.addXMPNames(current.metadata, to: &analysis.faces)
-            for i in analysis.faces.indices where analysis.faces[i].person == nil && !analysis.faces[i].isForgotten {
-                if let d = analysis.faces[i].descriptor { analysis.faces[i].person = assigner.assign(d) }
-            }
+            assignPeople(&analysis.faces, of: current.id, named: &named)
             touched.formUnion(analysis.faces.compactMap(\.person))
             book.replaceFaces(of: current.id, with: analysis.faces)
             // A cache: a full disk here costs thumbnails, not the analysis.
@@ -78,6 +78,44 @@ struct AnalysisStore {
     }
 }
 
+extension AnalysisStore {
+    /// Puts the photo's faces without a person into people (`PersonAssigner`): faces already in
+    /// one (carried over) keep it, and no other face of the photo joins theirs. A face a region
+    /// of the file's XMP names is the person of that name (`named`: lowercased name → person),
+    /// or founds it even when the gate does not trust its descriptor: the file says who it is
+    /// (a tagged profile). Such a face counts in its person's centre only when trusted.
+    mutating func assignPeople(_ faces: inout [DetectedFace], of photo: AssetID, named: inout [String: String]) {
+        for i in faces.indices where faces[i].person == nil && !faces[i].isForgotten && faces[i].descriptor != nil {
+            if let name = faces[i].xmpName?.lowercased(), let person = named[name], !faces.contains(where: { $0.person == person }) {
+                faces[i].person = person
+            }
+        }
+        let open = faces.indices.filter { faces[$0].person == nil && !faces[$0].isForgotten && faces[$0].descriptor != nil }
+        let keeping = faces.compactMap { f -> PersonAssigner.Known? in
+            guard let person = f.person, let d = f.descriptor, !f.isForgotten else { return nil }
+            return PersonAssigner.Known(descriptor: d, person: person, photo: photo, trusted: FaceGate.admits(f.quality))
+        }
+        let people = assigner.assign(photo: photo, open.map { PersonAssigner.NewFace(descriptor: faces[$0].descriptor!, trusted: FaceGate.admits(faces[$0].quality)) },
+                                     keeping: keeping)
+        for (i, person) in zip(open, people) {
+            faces[i].person = person ?? (faces[i].xmpName == nil ? nil : assigner.newPerson())
+        }
+        for f in faces {
+            if let name = f.xmpName?.lowercased(), let person = f.person, named[name] == nil { named[name] = person }
+        }
+    }
+
+    /// Each name that exactly one person has → that person.
+    func personByName() -> [String: String] {
+        var out: [String: String] = [:], seen: [String: Int] = [:]
+        for case let (person, name?) in book.names(of: Set(book.persons)) {
+            seen[name.lowercased(), default: 0] += 1
+            out[name.lowercased()] = person
+        }
+        return out.filter { seen[$0.key] == 1 }
+    }
+}
+
 /// What a new face inherits before it is put into a person.
 enum FaceEvidence {
     /// The same face in the asset's previous analysis (a re-analysis by a newer analyser, or an
@@ -85,12 +123,17 @@ enum FaceEvidence {
     /// A face is the same as an old one by `FaceMatching`'s rule (IoU ≥ 0.3, or the only old
     /// face whose centre it holds): another detector's box of it sits differently (CenterFace's
     /// reach the forehead, HOG's stopped at the brows).
-    static func carryOver(from old: [DetectedFace], to faces: inout [DetectedFace]) {
+    /// `people`: whether the old record's people were made by the current rules; when not
+    /// (single linkage before `gatedPeopleVersion`), only a person the user named or placed the
+    /// face in carries over; the others' faces are put into people again.
+    static func carryOver(from old: [DetectedFace], to faces: inout [DetectedFace], people: Bool = true) {
         for i in faces.indices {
             let f = faces[i]
             guard let j = FaceMatching.match(x: f.x, y: f.y, w: f.w, h: f.h, in: old) else { continue }
             let match = old[j]
-            faces[i].person = match.person
+            // A person the user named or placed the face in is the user's word: it stays.
+            faces[i].person = people || match.isPlaced || match.nameSource == .user ? match.person : nil
+            faces[i].placed = match.placed
             faces[i].name = match.name
             faces[i].nameSource = match.nameSource == .user ? .user : nil
             faces[i].forgotten = match.forgotten
@@ -98,19 +141,16 @@ enum FaceEvidence {
     }
 
     /// Names from the file's XMP (`xmpName`, evidence for the person's name): a named face region
-    /// over a found face (`FaceMatching`), or the one `PersonInImage` name of a photo with
-    /// exactly one face. A user's name for the person still wins (`PersonNaming`).
+    /// over a found face (`FaceMatching`). A user's name for the person still wins (`PersonNaming`).
     /// Taggers draw regions their own way (hair to chin, a loose square): a region names the
     /// found face it overlaps most at IoU ≥ 0.3, or else the only found face whose centre it
-    /// holds, when their sizes are within 4× of each other.
+    /// holds, when their sizes are within 4× of each other. A name without a region
+    /// (`PersonInImage`) names no face: the one face found may be a stranger beside the person
+    /// named, who was not found (a name so given once pulled strangers into "Tom").
     static func addXMPNames(_ metadata: MediaMetadata, to faces: inout [DetectedFace]) {
         for r in metadata.faces {
             guard let name = r.name, !name.isEmpty, let i = FaceMatching.match(r, in: faces) else { continue }
             faces[i].xmpName = name
-        }
-        let named = metadata.persons.filter { !$0.isEmpty }
-        if faces.count == 1, named.count == 1, metadata.faces.allSatisfy({ $0.name == nil }) {
-            faces[0].xmpName = named[0]
         }
     }
 }

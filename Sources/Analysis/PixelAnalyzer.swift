@@ -109,9 +109,12 @@ public final class PixelAnalyzer: FileAnalyzing {
         guard let detector, let recognizer else { return [] }
         let boxes = try detector.detect(in: image, scaling: large ? .cameraSize : .centerFace)
         guard !boxes.isEmpty else { return [] }
-        let descriptors = try recognizer.descriptors(for: boxes, in: image)
-        let found = zip(boxes, descriptors).map { b, d in
-            DetectedFace(x: b.x, y: b.y, w: b.w, h: b.h, descriptor: FaceDescriptor(d))
+        let described = try recognizer.describe(boxes, in: image)
+        let found = zip(boxes, described).map { b, d in
+            let size = min(b.w * Double(image.width), b.h * Double(image.height))
+            return DetectedFace(x: b.x, y: b.y, w: b.w, h: b.h, descriptor: FaceDescriptor(d.descriptor),
+                                quality: FaceQuality(size: size.rounded(), confidence: b.confidence,
+                                                     sharpness: Double(d.sharpness).rounded(), turn: (Double(d.turn) * 1000).rounded() / 1000))
         }
         let row = (found.map(\.h).max() ?? 0.1) / 2
         return found.sorted { a, b in

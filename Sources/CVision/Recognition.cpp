@@ -3,6 +3,7 @@
 #include "CVision.h"
 #include "ErrorText.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <fstream>
@@ -45,6 +46,46 @@ constexpr unsigned long chip_size = 150;
 constexpr double chip_padding = 0.25;
 
 // A readable file, or a message naming it (deserialize's own error for a missing file is vague).
+// How much fine detail the aligned chip holds: the variance of its grey Laplacian. The chip is
+// always 150 px, so a face found at 20 px (enlarged into it) or out of focus scores low, a sharp
+// face of 80 px or more high; the descriptor of a face without such detail is unreliable.
+float chip_sharpness(const dlib::matrix<dlib::rgb_pixel> &chip) {
+    const long n = chip.nr(), m = chip.nc();
+    std::vector<float> grey((size_t)(n * m));
+    for (long r = 0; r < n; r++)
+        for (long c = 0; c < m; c++) {
+            const auto &p = chip(r, c);
+            grey[(size_t)(r * m + c)] = 0.299f * p.red + 0.587f * p.green + 0.114f * p.blue;
+        }
+    double sum = 0, sum2 = 0;
+    long count = 0;
+    for (long r = 1; r + 1 < n; r++)
+        for (long c = 1; c + 1 < m; c++) {
+            const float *g = &grey[(size_t)(r * m + c)];
+            const double lap = 4.0 * g[0] - g[-1] - g[1] - g[-m] - g[m];
+            sum += lap;
+            sum2 += lap * lap;
+            count++;
+        }
+    if (count == 0) return 0;
+    const double mean = sum / count;
+    return (float)(sum2 / count - mean * mean);
+}
+
+// How far the face is turned from the camera, from the five landmarks (dlib's order: the
+// corners of one eye, of the other, the base of the nose): the nose's offset from the point
+// between the eyes along the eyes' line, in eye distances. ~0 facing the camera, ~0.5 and more
+// towards a profile, where the descriptor is far from the same person's frontal ones.
+float landmark_turn(const dlib::full_object_detection &shape) {
+    const dlib::dpoint e1 = (dlib::dpoint(shape.part(0)) + dlib::dpoint(shape.part(1))) / 2.0;
+    const dlib::dpoint e2 = (dlib::dpoint(shape.part(2)) + dlib::dpoint(shape.part(3))) / 2.0;
+    const dlib::dpoint axis = e2 - e1;
+    const double span = dlib::length(axis);
+    if (span < 1e-6) return 1;
+    const dlib::dpoint nose = dlib::dpoint(shape.part(4)) - (e1 + e2) / 2.0;
+    return (float)std::abs(nose.dot(axis) / (span * span));
+}
+
 bool readable(const char *path, const char *what, char *err, size_t err_len) {
     if (path == nullptr) {
         set_error(err, err_len, std::string("no path given for ") + what);
@@ -103,7 +144,7 @@ cv_recognizer *cv_recognizer_create(const char *shape_predictor_path, const char
 void cv_recognizer_destroy(cv_recognizer *r) { delete r; }
 
 int cv_face_descriptors(cv_recognizer *r, const uint8_t *rgb, int w, int h,
-                        const cv_face_box *boxes, int n, float *out, char *err, size_t err_len) {
+                        const cv_face_box *boxes, int n, float *out, float *quality, char *err, size_t err_len) {
     if (r == nullptr || rgb == nullptr || w <= 0 || h <= 0 || n < 0 || (n > 0 && (boxes == nullptr || out == nullptr))) {
         set_error(err, err_len, "invalid arguments to face descriptors");
         return -1;
@@ -121,6 +162,10 @@ int cv_face_descriptors(cv_recognizer *r, const uint8_t *rgb, int w, int h,
             auto shape = r->landmarks(image, box);
             dlib::matrix<dlib::rgb_pixel> chip;
             dlib::extract_image_chip(image, dlib::get_face_chip_details(shape, chip_size, chip_padding), chip);
+            if (quality != nullptr) {
+                quality[i * 2] = landmark_turn(shape);
+                quality[i * 2 + 1] = chip_sharpness(chip);
+            }
             chips.push_back(std::move(chip));
         }
         // One batch through the network: faster than one call per face.

@@ -74,8 +74,13 @@ func printProblems(_ report: AnalysisRunner.Report) {
 struct PeopleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "people",
-        abstract: "The people the analysis found: list, name, merge, forget.",
-        subcommands: [ListPeople.self, NamePerson.self, MergePeople.self, ForgetFace.self])
+        abstract: "The people the analysis found: list, show, name, merge, move, forget.",
+        discussion: """
+            A person is given as its id (p3), its present name (any case) or one of its faces \
+            (<asset id>#n). Small, blurred or turned faces are put into no person by the analysis: \
+            `people move FACE PERSON` puts one somewhere.
+            """,
+        subcommands: [ListPeople.self, ShowPerson.self, NamePerson.self, MergePeople.self, MoveFace.self, ForgetFace.self])
 
     struct ListPeople: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Every person, most photos first.")
@@ -88,7 +93,7 @@ struct PeopleCommand: ParsableCommand {
                 if output.json { return try output.print(people.map(PersonJSON.init)) }
                 if people.isEmpty { return Terminal.message("No people yet: `shoebox analyze` finds the faces in the photos") }
                 for p in people {
-                    Terminal.out("\(p.id)\t\(p.name ?? "unnamed")\t\(p.photoCount) photo\(p.photoCount == 1 ? "" : "s")\tface \(p.representative)")
+                    Terminal.out("\(p.id)\t\(p.name ?? "unnamed")\t\(counted(p.photoCount, "photo"))\tface \(p.representative)")
                 }
             }
         }
@@ -104,7 +109,16 @@ struct PeopleCommand: ParsableCommand {
         @Argument(help: "The name") var name: String
 
         func run() throws {
-            try changePerson(options, output, { try People.name(person, as: name, in: $0) }) { "\($0.id) is now \($0.name ?? name) (\($0.photoCount) photos)" }
+            var before: People.Person?
+            try changePerson(options, output, { session in
+                before = try People.person(person, in: session)
+                return try People.name(person, as: name, in: session)
+            }) { p in
+                // Naming reaches every face of the person: say which person, and how many photos.
+                let was = before?.name.map { $0 == p.name ? "" : ", was \($0)" } ?? ""
+                let whose = FaceKey.parse(person) != nil ? "face \(person) is in \(p.id), \(counted(p.photoCount, "photo")): " : ""
+                return "\(whose)\(p.id) (\(counted(p.photoCount, "photo"))\(was)) is now \(p.name ?? name)"
+            }
         }
     }
 
@@ -117,6 +131,42 @@ struct PeopleCommand: ParsableCommand {
 
         func run() throws {
             try changePerson(options, output, { try People.merge(a, b, in: $0) }) { "\($0.id) (\($0.name ?? "unnamed")) now has \($0.photoCount) photos" }
+        }
+    }
+
+    struct ShowPerson: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show",
+            abstract: "A person's faces, largest first, each with its photo.")
+        @OptionGroup var options: LibraryOptions
+        @OptionGroup var output: JSONOutput
+        @Argument(help: "p3, a present name, or a face <asset id>#n") var person: String
+
+        func run() throws {
+            try reportingErrors {
+                let (p, faces) = try People.show(person, in: try options.session())
+                if output.json { return try output.print(PersonFacesJSON(p, faces)) }
+                Terminal.out("\(p.id)\t\(p.name ?? "unnamed")\t\(counted(p.photoCount, "photo"))\t\(counted(faces.count, "face"))")
+                for f in faces { Terminal.out("\(f.key)\t\(f.path)") }
+            }
+        }
+    }
+
+    struct MoveFace: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "move",
+            abstract: "Put a face (<asset id>#n) into another person, or `new` for a person of its own.",
+            discussion: "How a person that mixes two people is split; the face stays where it is put.")
+        @OptionGroup var options: LibraryOptions
+        @OptionGroup var output: JSONOutput
+        @Argument(help: "The face, <asset id>#n") var face: String
+        @Argument(help: "p3, a present name, or new") var person: String
+
+        func run() throws {
+            try reportingErrors {
+                let move = try People.move(face, to: person, in: try options.session())
+                if output.json { return try output.print(PersonJSON(move.to)) }
+                let p = move.to
+                Terminal.out("Face \(move.face) moved \(move.from.map { "from \($0) " } ?? "")to \(p.id) (\(p.name ?? "unnamed"), \(counted(p.photoCount, "photo")))")
+            }
         }
     }
 
@@ -175,3 +225,6 @@ func changePerson(_ options: LibraryOptions, _ output: JSONOutput, _ change: (Li
         if output.json { try output.print(PersonJSON(p)) } else { Terminal.out(line(p)) }
     }
 }
+
+/// "1 photo", "15 photos".
+private func counted(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

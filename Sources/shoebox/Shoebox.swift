@@ -73,7 +73,7 @@ struct Shoebox: ParsableCommand {
     static let nestedCommands: [String: Set<String>] = [
         "trash": ["put", "list", "purge"],
         "album": ["list", "show", "create", "add", "remove", "order", "delete"],
-        "people": ["list", "name", "merge", "forget"],
+        "people": ["list", "show", "name", "merge", "move", "forget"],
         "cache": ["clear", "thumbnail"],
         "curate": ["add", "list", "select", "deselect", "top", "remove", "share", "album", "clear"],
         "tidy": ["status", "next", "keep", "delete", "maybe", "undo", "filter", "similar", "trash", "unmark", "empty", "maybes", "list"],

@@ -1,4 +1,5 @@
 import Testing
+import Metadata
 import PhotoLibrary
 @testable import Analysis
 
@@ -20,7 +21,7 @@ import PhotoLibrary
         let first = a.assign(point(0))
         #expect(first == "p1")
         #expect(a.assign(point(0, 0.3)) == "p1")
-        #expect(a.assign(point(0, -0.4)) == "p1")
+        #expect(a.assign(point(0, -0.3)) == "p1")
         let other = a.assign(point(1))
         #expect(other == "p2")
         #expect(a.assign(point(1, 0.2)) == "p2")
@@ -32,20 +33,76 @@ import PhotoLibrary
         #expect(a.assign(point(0, 0.1)) == "p7")
     }
 
-    @Test func theThresholdIsStrict() {
+    @Test func theCentreThresholdIsStrict() {
         let known = [PersonAssigner.Known(descriptor: point(0), person: "p1")]
-        var a = PersonAssigner(known: known, threshold: 0.6)
-        #expect(a.assign(point(0, 0.6)) == "p2")
-        var b = PersonAssigner(known: known, threshold: 0.6)
-        #expect(b.assign(point(0, 0.59)) == "p1")
+        var a = PersonAssigner(known: known, centreThreshold: 0.55)
+        #expect(a.assign(point(0, 0.55)) == "p2")
+        var b = PersonAssigner(known: known, centreThreshold: 0.55)
+        #expect(b.assign(point(0, 0.54)) == "p1")
     }
 
-    @Test func theNearestFacesVoteSoOneStrayCloseFaceDoesNotDecide() {
-        // Five faces of p1 around the query at 0.3–0.5, one face of p2 at 0.25.
-        var known = (0..<5).map { PersonAssigner.Known(descriptor: point(0, 0.3 + Float($0) * 0.05), person: "p1") }
-        known.append(.init(descriptor: point(0, -0.25), person: "p2"))
-        let a = PersonAssigner(known: known)
-        #expect(a.nearestPerson(point(0)) == "p1")
+    /// Single linkage chained strangers: each new face a little further along joined the person
+    /// of its one nearest face. Against the person as a whole, the chain stops.
+    @Test func aChainOfFacesCannotWalkAPersonTowardsAStranger() {
+        var a = PersonAssigner(known: [])
+        #expect(a.assign(point(0)) == "p1")
+        #expect(a.assign(point(0, 0.1)) == "p1")
+        #expect(a.assign(point(0, 0.2)) == "p1")
+        // 0.5 from the nearest face, but 0.6–0.7 from the others and 0.6 from the centre.
+        #expect(a.assign(point(0, 0.7)) == "p2")
+        #expect(a.nearestPerson(point(0, 0.05)) == "p1")
+    }
+
+    @Test func oneCloseFaceIsNotEnoughWhenMostOfThePersonIsFar() {
+        // p1: four faces at 0, one at 0.45; a face at 0.8 is 0.35 from the one and 0.8 from the rest.
+        var known = (0..<4).map { _ in PersonAssigner.Known(descriptor: point(0), person: "p1") }
+        known.append(.init(descriptor: point(0, 0.45), person: "p1"))
+        let a = PersonAssigner(known: known, centreThreshold: 0.9)
+        #expect(a.nearestPerson(point(0, 0.8)) == nil)
+        #expect(a.nearestPerson(point(0, 0.3)) == "p1")
+    }
+
+    @Test func twoFacesOfOnePhotoNeverJoinOnePerson() {
+        var a = PersonAssigner(known: [.init(descriptor: point(0), person: "p1", photo: AssetID())])
+        // Both close to p1: the closer joins, the other is somebody else.
+        let people = a.assign(photo: AssetID(), [.init(descriptor: point(0, 0.3)), .init(descriptor: point(0, 0.1))])
+        #expect(people == ["p2", "p1"])
+        // A face carried over into p1 keeps any new face of its photo out of p1.
+        let more = a.assign(photo: AssetID(), [.init(descriptor: point(0, 0.05))],
+                            keeping: [.init(descriptor: point(1), person: "p1", photo: AssetID())])
+        #expect(more != ["p1"])
+    }
+
+    @Test func anUntrustedFaceFoundsAndJoinsNobodyAndCountsInNoCentre() {
+        var a = PersonAssigner(known: [])
+        #expect(a.assign(photo: AssetID(), [.init(descriptor: point(0), trusted: false)]) == [nil])
+        #expect(a.assign(photo: AssetID(), [.init(descriptor: point(0, 0.1))]) == ["p1"])
+        #expect(a.assign(photo: AssetID(), [.init(descriptor: point(0, 0.05), trusted: false)]) == [nil])
+        // A poor face placed in p1 by the user does not pull p1's centre.
+        var b = PersonAssigner(known: [.init(descriptor: point(0), person: "p1"), .init(descriptor: point(1), person: "p1", trusted: false)])
+        #expect(b.assign(point(0, 0.2)) == "p1")
+    }
+
+    @Test func theGateTurnsAwaySmallBlurredTurnedAndDoubtfulFaces() {
+        let good = FaceQuality(size: 80, confidence: 0.9, sharpness: 100, turn: 0.1)
+        #expect(FaceGate.admits(good) && FaceGate.admits(nil) && FaceGate.doubt(good) == nil)
+        var small = good; small.size = 30
+        var blurred = good; blurred.sharpness = 5
+        var turned = good; turned.turn = 0.6
+        var doubtful = good; doubtful.confidence = 0.6
+        for q in [small, blurred, turned, doubtful] { #expect(!FaceGate.admits(q)) }
+        #expect(FaceGate.doubt(small) == "small (30 px)")
+    }
+
+    @Test func aNameWithoutARegionNamesNoFace() {
+        var faces = [DetectedFace(x: 0.4, y: 0.3, w: 0.2, h: 0.2)]
+        var metadata = MediaMetadata(format: .jpeg)
+        metadata.persons = ["Tom"]
+        FaceEvidence.addXMPNames(metadata, to: &faces)
+        #expect(faces[0].xmpName == nil)
+        metadata.faces = [FaceRegion(x: 0.38, y: 0.28, w: 0.24, h: 0.24, name: "Tom")]
+        FaceEvidence.addXMPNames(metadata, to: &faces)
+        #expect(faces[0].xmpName == "Tom")
     }
 
     @Test func aUserNameOutranksXMPAndTheMostFrequentNameWins() {

@@ -38,6 +38,37 @@ public struct PersonJSON: PublicJSONShape, Sendable {
     }
 }
 
+/// `people show --json`: the person as `people list --json` gives it, with `faces` the list of its
+/// faces (largest first, each with its photo's path) instead of their count, as the web's
+/// `GET /api/people/ID` has it.
+public struct PersonFacesJSON: PublicJSONShape, Sendable {
+    struct FaceJSON: Encodable, Sendable {
+        var id: String
+        var asset_id: String
+        var path: String
+        var x, y, w, h: Double
+    }
+    var person: PersonJSON
+    var faces: [FaceJSON]
+
+    public init(_ p: People.Person, _ faces: [People.Face]) {
+        person = PersonJSON(p)
+        self.faces = faces.map { FaceJSON(id: $0.key.description, asset_id: $0.key.assetID.rawValue, path: $0.path,
+                                          x: $0.box.x, y: $0.box.y, w: $0.box.w, h: $0.box.h) }
+    }
+
+    enum CodingKeys: String, CodingKey { case id, name, photos, faces, face }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(person.id, forKey: .id)
+        try c.encode(person.name, forKey: .name)
+        try c.encode(person.photos, forKey: .photos)
+        try c.encode(faces, forKey: .faces)
+        try c.encode(person.face, forKey: .face)
+    }
+}
+
 /// `analyze --json`: what one run did.
 public struct AnalyzeReportJSON: PublicJSONShape, Sendable {
     var analyzed: Int

@@ -8,6 +8,8 @@ extension People {
         public var box: DetectedFace
         /// The asset's content hash (its thumbnail's version).
         public var sha256: String
+        /// The photo's path in the library.
+        public var path: String = ""
     }
 
     /// The faces of `person` (an id such as `p3`) in present assets, largest first; 404-worthy
@@ -19,11 +21,12 @@ extension People {
             }
             let assets = try assetsWithFaces(index).filter { $0.state == .present }
             let hashes = Dictionary(assets.map { ($0.id, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+            let paths = Dictionary(assets.map { ($0.id, $0.path) }, uniquingKeysWith: { a, _ in a })
             let book = PeopleBook(assets: assets)
             let all = book.allFaces
             let faces = book.faces(of: person).compactMap { key -> Face? in
                 guard let box = all[key], let sha = hashes[key.assetID] else { return nil }
-                return Face(key: key, box: box, sha256: sha)
+                return Face(key: key, box: box, sha256: sha, path: paths[key.assetID] ?? "")
             }
             return (found, faces.sorted { $0.box.w * $0.box.h != $1.box.w * $1.box.h ? $0.box.w * $0.box.h > $1.box.w * $1.box.h : $0.key < $1.key })
         }

@@ -98,6 +98,7 @@ public struct People {
         let keptName = (names[a] ?? nil) ?? (names[b] ?? nil)
         try rewrite(persons: [a, b], in: book) { face in
             guard face.person == a || face.person == b else { return }
+            if face.person == b { face.placed = true }  // the user said so: it stays with A
             face.person = a
             // The merged person is explicitly what A was called (or B, when A had no name).
             if let keptName { face.name = keptName; face.nameSource = .user }
@@ -110,7 +111,7 @@ public struct People {
     /// stranger, a false detection). It is never put into a person or named again.
     package func forget(_ face: String) throws -> FaceKey {
         let book = PeopleBook(assets: try Self.assetsWithFaces(writer.index))
-        let key = try resolveFace(face, in: book)
+        let key = try Self.resolveFace(face, in: book)
         let person = book.allFaces[key]?.person
         _ = try writer.update([key.assetID]) { asset in
             guard var analysis = asset.analysis, analysis.faces.indices.contains(key.index) else { return }
@@ -148,7 +149,7 @@ public struct People {
     }
 
     /// Writes each of `persons`' name (from its faces' evidence, as it now stands) to all its faces.
-    private func renameAll(persons: Set<String>) throws {
+    func renameAll(persons: Set<String>) throws {
         let book = PeopleBook(assets: try Self.assetsWithFaces(writer.index))
         let names = book.names(of: persons)
         try writer.update(book.assets(of: persons).sorted()) { asset in
@@ -160,9 +161,9 @@ public struct People {
 
     /// A person id (`p3`), a person's name (exactly one person so named, any case) or a face
     /// (`<asset id or prefix>#n`, whose person it is; a face without one gets a new person).
-    private func resolvePerson(_ text: String, in book: inout PeopleBook) throws -> String {
+    func resolvePerson(_ text: String, in book: inout PeopleBook) throws -> String {
         if FaceKey.parse(text) != nil {
-            let key = try resolveFace(text, in: book)
+            let key = try Self.resolveFace(text, in: book)
             guard let face = book.allFaces[key], !face.isForgotten else {
                 throw ShoeboxError(.invalidArgument, "face \(key) was forgotten; it is not a person any more")
             }
@@ -171,18 +172,18 @@ public struct People {
             let person = assigner.newPerson()
             var updated = face
             updated.person = person
-            _ = try writer.update([key.assetID]) { asset in asset.analysis?.faces[key.index].person = person }
+            updated.placed = true
+            _ = try writer.update([key.assetID]) { asset in
+                asset.analysis?.faces[key.index].person = person
+                asset.analysis?.faces[key.index].placed = true
+            }
             book.set(key, updated)
             return person
         }
-        if book.persons.contains(text) { return text }
-        let named = book.persons.filter { p in (book.names(of: [p])[p] ?? nil)?.caseInsensitiveCompare(text) == .orderedSame }
-        if named.count == 1 { return named[0] }
-        if named.count > 1 { throw ShoeboxError(.invalidArgument, "\(named.count) people are named \(text) (\(named.joined(separator: ", "))): give the person's id") }
-        throw ShoeboxError(.notFound, "no person or face \(text.debugDescription)", remedy: LibraryRemedy.listPeople)
+        return try Self.lookUp(text, in: &book)
     }
 
-    private func resolveFace(_ text: String, in book: PeopleBook) throws -> FaceKey {
+    static func resolveFace(_ text: String, in book: PeopleBook) throws -> FaceKey {
         guard let (assetPart, index) = FaceKey.parse(text) else {
             throw ShoeboxError(.invalidArgument, "a face is written <asset id>#<n>, e.g. 3f2a9c10#1: \(text.debugDescription)")
         }

@@ -20,7 +20,7 @@ public struct PeopleBook: Sendable {
         PersonAssigner(known: faces.keys.sorted().compactMap { key in
             let f = faces[key]!
             guard !f.isForgotten, let person = f.person, let d = f.descriptor else { return nil }
-            return PersonAssigner.Known(descriptor: d, person: person)
+            return PersonAssigner.Known(descriptor: d, person: person, photo: key.assetID, trusted: FaceGate.admits(f.quality))
         })
     }
 

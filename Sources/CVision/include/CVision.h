@@ -64,10 +64,13 @@ cv_recognizer *cv_recognizer_create(const char *shape_predictor_path, const char
 void cv_recognizer_destroy(cv_recognizer *r);
 
 // One 128-float descriptor per box (in pixels of `rgb`) into `out` (n × 128): the five landmarks,
-// the face aligned into a 150-px chip with 25 % padding, the network.
+// the face aligned into a 150-px chip with 25 % padding, the network. When `quality` is not NULL,
+// two floats per face into it (n × 2): how far the face is turned (the nose's offset from between
+// the eyes, in eye distances: ~0 frontal, 0.5 and more towards a profile) and the sharpness of
+// the aligned chip (variance of its grey Laplacian: low for a small enlarged or blurred face).
 // Returns 0, or -1 with `err` filled.
 int cv_face_descriptors(cv_recognizer *r, const uint8_t *rgb, int w, int h,
-                        const cv_face_box *boxes, int n, float *out, char *err, size_t err_len);
+                        const cv_face_box *boxes, int n, float *out, float *quality, char *err, size_t err_len);
 
 // dlib's chinese whispers over the graph whose edges join descriptors (n × 128) closer than
 // `threshold` (Euclidean): one label per descriptor into `labels` (0 ..< clusters).

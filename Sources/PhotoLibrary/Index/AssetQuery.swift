@@ -20,6 +20,7 @@ public struct AssetQuery: Sendable {
     public var year: Int?
     /// City, country or "City, Country", case-insensitive.
     public var place: String?
+    /// A person's name (any case) or id (`p3`).
     public var person: String?
     public var kind: AssetKind?
     /// Which states to list; present only unless asked.
@@ -104,7 +105,14 @@ public struct AssetQuery: Sendable {
             args += values
         }
         if let person {
-            clauses.append("EXISTS (SELECT 1 FROM json_each(asset.persons) WHERE value = ? COLLATE NOCASE)")
+            // A name (the file's or a recognised person's), or a person's id (`p3`, as `people
+            // list` shows it) on a face that is not forgotten.
+            clauses.append("""
+                (EXISTS (SELECT 1 FROM json_each(asset.persons) WHERE value = ? COLLATE NOCASE) \
+                OR (analysis IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(asset.analysis, '$.faces') \
+                WHERE json_extract(value, '$.person') = ? AND json_extract(value, '$.forgotten') IS NOT 1)))
+                """)
+            args.append(person)
             args.append(person)
         }
         let direction = { (ascending: Bool) in (ascending != reverse) ? "ASC" : "DESC" }

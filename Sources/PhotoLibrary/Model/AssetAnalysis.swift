@@ -35,7 +35,13 @@ public struct AssetAnalysis: Codable, Equatable, Sendable {
     /// 2: CenterFace replaced dlib's HOG as the detector (its boxes sit differently, and it
     /// finds small faces HOG missed); names and "forgotten" carry over (`FaceEvidence.carryOver`).
     /// 3: the scorer (`score`).
-    public static let pipelineVersion = 3
+    /// 4: each face's `quality` (size, detector confidence, sharpness, turn), which decides
+    /// whether it may found or join a person; people made by the rules before (single linkage:
+    /// strangers chained into one person) are not carried over, only what the user said.
+    public static let pipelineVersion = 4
+
+    /// The first version whose records hold people made by the quality-gated, whole-person rules.
+    public static let gatedPeopleVersion = 4000
 
     /// The version a current record carries: the pipeline's in the thousands, the scorer's
     /// (`AssetScore.currentVersion`) below, so raising either analyses (and scores) again while
@@ -70,19 +76,25 @@ public struct DetectedFace: Codable, Equatable, Sendable {
     public var xmpName: String?
     /// `people forget FACE`: not a person the user wants; never clustered or named again.
     public var forgotten: Bool?
+    /// How far the descriptor can be trusted (nil in records made before pipeline version 4).
+    public var quality: FaceQuality?
+    /// The user put this face into its person (`people move`, naming a face, a merge): it stays
+    /// there whatever the clustering rules say.
+    public var placed: Bool?
 
     /// Where a face's name comes from: the user (`people name`) outranks the file's XMP.
     public enum NameSource: String, Codable, Sendable { case user, xmp }
 
     public init(x: Double, y: Double, w: Double, h: Double, descriptor: FaceDescriptor? = nil,
                 person: String? = nil, name: String? = nil, nameSource: NameSource? = nil, xmpName: String? = nil,
-                forgotten: Bool? = nil) {
+                forgotten: Bool? = nil, quality: FaceQuality? = nil, placed: Bool? = nil) {
         self.x = x; self.y = y; self.w = w; self.h = h; self.descriptor = descriptor
         self.person = person; self.name = name; self.nameSource = nameSource; self.xmpName = xmpName
-        self.forgotten = forgotten
+        self.forgotten = forgotten; self.quality = quality; self.placed = placed
     }
 
     public var isForgotten: Bool { forgotten == true }
+    public var isPlaced: Bool { placed == true }
 
     /// Intersection over union with another box of the same image.
     public func overlap(x ox: Double, y oy: Double, w ow: Double, h oh: Double) -> Double {
@@ -92,7 +104,26 @@ public struct DetectedFace: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case x, y, w, h, descriptor, person, name, nameSource = "name_source", xmpName = "xmp_name", forgotten
+        case x, y, w, h, descriptor, person, name, nameSource = "name_source", xmpName = "xmp_name", forgotten, quality, placed
+    }
+}
+
+/// What the analyser measured of a face, saying how far its descriptor can be trusted: a small,
+/// blurred, turned or doubtful face gives a descriptor near strangers' too, so it never founds or
+/// joins a person by itself (`FaceGate`).
+public struct FaceQuality: Codable, Equatable, Sendable {
+    /// The face box's shorter side, in pixels of the image it was described on (at most 1024 px
+    /// long side).
+    public var size: Double
+    /// The detector's score (CenterFace's face-centre heat, 0…1).
+    public var confidence: Double
+    /// Fine detail in the aligned 150-px face chip (variance of its grey Laplacian).
+    public var sharpness: Double
+    /// How far the face is turned from the camera, in eye distances (~0 frontal, ≥ 0.5 towards a profile).
+    public var turn: Double
+
+    public init(size: Double, confidence: Double, sharpness: Double, turn: Double) {
+        self.size = size; self.confidence = confidence; self.sharpness = sharpness; self.turn = turn
     }
 }
 
