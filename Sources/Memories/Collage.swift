@@ -107,10 +107,8 @@ public struct Memories: Sendable {
             let batch = Array(queue[next..<min(queue.count, next + layout.count - done.count)])
             next += batch.count
             let results = ParallelMap.run(batch) { photo -> Result<Rendered, Error> in
-                let crop = CropPlanner.crop(width: photo.asset.width, height: photo.asset.height, faces: photo.faces,
-                                            aspect: layout.cellAspect)
-                return Result { () throws -> Rendered in
-                    let (image, source) = try pixels.render(photo.asset, crop: crop)
+                Result { () throws -> Rendered in
+                    let (image, crop, source) = try pixels.render(photo.asset, faces: photo.faces)
                     return Rendered(photo: photo, crop: crop, image: image, source: source)
                 }
             }

@@ -112,6 +112,40 @@ import TestSupport
         for f in faces { #expect(c.x <= f.x && c.x + c.w >= f.x + f.w) }
     }
 
+    /// Real group photos (`test-data/faces`, boxed by hand) in a collage cell: every face whole
+    /// or out of the cell, one of the largest whole, whenever some window of the cell's shape can
+    /// do that; and in a tall cell, where the three people of qt-logo.jpg cannot all fit, one
+    /// face whole rather than the gap between two.
+    @Test func groupPhotosKeepEveryFaceWholeOrOut() throws {
+        for aspect in [Self.aspect, 0.5625, 2.25] {
+            for photo in try GroupPhotos.all() {
+                let faces = photo.normalisedFaces.map { FaceBox(x: $0.x, y: $0.y, w: $0.w, h: $0.h) }
+                let c = CropPlanner.crop(width: photo.width, height: photo.height, faces: faces, aspect: aspect)
+                let fates = GroupPhotos.fates(of: photo, crop: (c.x, c.y, c.w, c.h))
+                guard GroupPhotos.cutFreeExists(photo, w: c.w, h: c.h) else { continue }
+                #expect(!fates.contains(.cut), "\(photo.file) in a cell of aspect \(aspect): \(fates), crop \(c)")
+                let big = photo.faces[photo.largest]
+                #expect(photo.faces.indices.contains { fates[$0] == .whole && photo.faces[$0][2] * photo.faces[$0][3] >= 0.8 * big[2] * big[3] },
+                        "\(photo.file) in a cell of aspect \(aspect): \(fates)")
+            }
+        }
+        let trio = try #require(try GroupPhotos.all().first { $0.file == "qt-logo.jpg" })
+        let c = CropPlanner.crop(width: trio.width, height: trio.height,
+                                 faces: trio.normalisedFaces.map { FaceBox(x: $0.x, y: $0.y, w: $0.w, h: $0.h) }, aspect: 0.5625)
+        let fates = GroupPhotos.fates(of: trio, crop: (c.x, c.y, c.w, c.h))
+        #expect(fates.filter { $0 == .whole }.count == 1 && !fates.contains(.cut), "\(fates)")
+    }
+
+    /// Of two faces of one size, the sharper is kept whole when both cannot be.
+    @Test func theSharperOfTwoEqualFacesIsKept() {
+        let left = FaceBox(x: 0.1, y: 0.4, w: 0.2, h: 0.25, sharpness: 4), right = FaceBox(x: 0.7, y: 0.4, w: 0.2, h: 0.25, sharpness: 12)
+        let c = CropPlanner.crop(width: 2000, height: 1000, faces: [left, right], aspect: 0.8)
+        #expect(c.x <= right.x && c.x + c.w >= right.x + right.w && c.x >= left.x + left.w, "\(c)")
+        let blurredRight = CropPlanner.crop(width: 2000, height: 1000, faces: [FaceBox(x: 0.1, y: 0.4, w: 0.2, h: 0.25, sharpness: 12),
+                                                                               FaceBox(x: 0.7, y: 0.4, w: 0.2, h: 0.25, sharpness: 4)], aspect: 0.8)
+        #expect(blurredRight.x <= 0.1 && blurredRight.x + blurredRight.w >= 0.3 && blurredRight.x + blurredRight.w <= 0.7, "\(blurredRight)")
+    }
+
     @Test func theLayoutIsTwoByThreeOnTwelveHundredByFifteenHundred() {
         let l = CollageLayout()
         #expect(l.count == 6 && l.width == 1200 && l.height == 1500)
