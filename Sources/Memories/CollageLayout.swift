@@ -17,6 +17,14 @@ public struct CollageLayout: Sendable, Equatable {
     /// Width over height of every cell.
     public var cellAspect: Double { Double(cellWidth) / Double(cellHeight) }
 
+    /// How many times a cell enlarges an upright `width`×`height` photo: the cell over the
+    /// largest crop of its shape the photo holds; nil when the size is unknown.
+    public func enlargement(width: Int, height: Int) -> Double? {
+        guard width > 0, height > 0 else { return nil }
+        let cropWidth = min(Double(width), Double(height) * cellAspect)
+        return Double(cellWidth) / cropWidth
+    }
+
     /// Cell `i` (0 top-left, row by row: the best photo first).
     public func cell(_ i: Int) -> PixelRect {
         PixelRect(x: gutter + (i % columns) * (cellWidth + gutter), y: gutter + (i / columns) * (cellHeight + gutter),

@@ -76,6 +76,40 @@ import TestSupport
         #expect(!picks.contains { ["f0", "f1", "f3", "f4", "f5"].contains($0) } && picks.count == 6, "\(picks)")
     }
 
+    /// A shot is shown once: of a similar-shot group (near-identical copies, frames seconds
+    /// apart), never two photos in a collage or among its spares, whatever the seed — even when
+    /// the pair are the best photos of the pool and the pool is short.
+    @Test func aShotIsNeverRepeated() {
+        var pool = Self.pool()
+        for i in stride(from: 0, to: 60, by: 5) {
+            pool[i].group = "g\(i)"; pool[i + 1].group = "g\(i)"
+            pool[i + 1].time = pool[i].time; pool[i].score = 0.95; pool[i + 1].score = 0.94
+        }
+        for seed in 0..<200 {
+            for candidates in [pool, Array(pool.prefix(12))] {
+                let choice = CollagePicker(seed: UInt64(seed)).choose(candidates, subject: "x")
+                let groups = (choice.picks + choice.spares).compactMap(\.group)
+                #expect(Set(groups).count == groups.count, "seed \(seed): \(groups)")
+            }
+        }
+    }
+
+    /// A photo its cell would enlarge more than twice (an 88×100 drawing in a 582×484 cell) is
+    /// never in a collage while photos of a fitting size remain, however well it scores; when
+    /// they run out it fills in.
+    @Test func aPhotoTooSmallForItsCellWaitsForEveryOther() {
+        let enlarged = CollageLayout().enlargement(width: 88, height: 100)!
+        #expect(enlarged > 6)
+        var pool = Self.pool().map { var c = $0; c.enlargement = 0.6; return c }
+        pool.append(C(id: "drawing", time: 5 * Self.day, score: 0.99, enlargement: enlarged))
+        for seed in 0..<100 {
+            let choice = CollagePicker(seed: UInt64(seed)).choose(pool, subject: "x")
+            #expect(!(choice.picks + choice.spares).contains { $0.id == "drawing" }, "seed \(seed)")
+        }
+        let few = Array(pool.prefix(5)) + [pool.last!]
+        #expect(CollagePicker(seed: 1).choose(few, subject: "x").picks.contains { $0.id == "drawing" })
+    }
+
     // MARK: Crops
 
     static let aspect = 582.0 / 484.0
