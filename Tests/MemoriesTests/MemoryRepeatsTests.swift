@@ -28,16 +28,21 @@ import TestSupport
             let small = root.appendingPathComponent("small.jpg").path
             try TestRoll.run("/usr/bin/convert", [photos.appendingPathComponent("coffee.jpg").path, "-resize", "88x100!", small])
             try stamp(small, minute: 7)
-            let cli = ShoeboxCLI(library: root)
-            for step in [["init"], ["scan"], ["analyze"]] {
-                let r = try cli.run(step)
-                guard r.status == 0 else { throw Failure("shoebox \(step) failed: \(r.stderr)") }
-            }
-            return .success(cli)
+            return .success(try analysed(root))
         } catch {
             return .failure(Failure("the repeats library: \(error)"))
         }
     }()
+
+    /// `init`, `scan` and `analyze` in `root`.
+    static func analysed(_ root: URL) throws -> ShoeboxCLI {
+        let cli = ShoeboxCLI(library: root)
+        for step in [["init"], ["scan"], ["analyze"]] {
+            let r = try cli.run(step)
+            guard r.status == 0 else { throw Failure("shoebox \(step) failed: \(r.stderr)") }
+        }
+        return cli
+    }
 
     static func stamp(_ file: String, minute: Int) throws {
         let time = String(format: "2024:06:01 %02d:%02d:00", minute / 60, minute % 60)
@@ -49,12 +54,7 @@ import TestSupport
         do {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-sample-\(UUID().uuidString)")
             try FileManager.default.copyItem(at: TestRoll.repositoryRoot.appendingPathComponent("sample-library"), to: root)
-            let cli = ShoeboxCLI(library: root)
-            for step in [["init"], ["scan"], ["analyze"]] {
-                let r = try cli.run(step)
-                guard r.status == 0 else { throw Failure("shoebox \(step) failed: \(r.stderr)") }
-            }
-            return .success(cli)
+            return .success(try analysed(root))
         } catch {
             return .failure(Failure("the sample library: \(error)"))
         }
