@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Memories
 import Testing
 import TestSupport
@@ -178,6 +179,32 @@ import TestSupport
         let blurredRight = CropPlanner.crop(width: 2000, height: 1000, faces: [FaceBox(x: 0.1, y: 0.4, w: 0.2, h: 0.25, sharpness: 12),
                                                                                FaceBox(x: 0.7, y: 0.4, w: 0.2, h: 0.25, sharpness: 4)], aspect: 0.8)
         #expect(blurredRight.x <= 0.1 && blurredRight.x + blurredRight.w >= 0.3 && blurredRight.x + blurredRight.w <= 0.7, "\(blurredRight)")
+    }
+
+    /// On a real photo of two people of one size (bar55_2.jpg), one face blurred as a missed
+    /// focus would: the measure calls it less sharp, and a cell too narrow for both keeps the
+    /// sharp one whole.
+    @Test func aBlurredFaceOfTwoIsTheOneLeftOut() throws {
+        let photo = try #require(try GroupPhotos.all().first { $0.file == "bar55_2.jpg" })
+        let blurred = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-blurred-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: blurred) }
+        for (i, sharpIndex) in [(0, 1), (1, 0)] {
+            let b = photo.faces[i].map { Int($0) }
+            try TestRoll.run("/usr/bin/convert", [GroupPhotos.folder.appendingPathComponent(photo.file).path,
+                                                  "-region", "\(b[2])x\(b[3])+\(b[0])+\(b[1])", "-blur", "0x3", "-quality", "95", blurred.path])
+            let fd = open(blurred.path, O_RDONLY | O_CLOEXEC)
+            defer { close(fd) }
+            let image = try ImageDecoder.decode(fileDescriptor: fd, name: "blurred.jpg", format: .jpeg, minLongSide: 800, orientation: 1).image
+            let faces = photo.normalisedFaces.map { f -> FaceBox in
+                var box = FaceBox(x: f.x, y: f.y, w: f.w, h: f.h)
+                box.sharpness = FaceCrop.sharpness(in: image, of: box)
+                return box
+            }
+            #expect(faces[i].sharpness! < 0.7 * faces[sharpIndex].sharpness!, "\(faces.map { $0.sharpness! })")
+            let c = CropPlanner.crop(width: photo.width, height: photo.height, faces: faces, aspect: 0.3)
+            let fates = GroupPhotos.fates(of: photo, crop: (c.x, c.y, c.w, c.h))
+            #expect(fates[sharpIndex] == .whole && fates[i] != .whole, "blurred face \(i): \(fates), crop \(c)")
+        }
     }
 
     @Test func theLayoutIsTwoByThreeOnTwelveHundredByFifteenHundred() {
