@@ -189,6 +189,9 @@ let package = Package(
         // Tidy's in-process figures for bench/tidy.py (open a session, next item, grouping).
         .executableTarget(name: "tidy-bench", dependencies: ["Tidy", "PhotoLibrary"], path: "bench/TidyBench"),
 
+        // The crop rule's figures on the hand-boxed group photos for bench/crops.py.
+        .executableTarget(name: "crop-bench", dependencies: ["Imaging", "Faces", "Metadata"], path: "bench/CropBench"),
+
         // Generated camera rolls with ground truth, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "TestSupport"]),

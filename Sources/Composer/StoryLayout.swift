@@ -1,6 +1,8 @@
+import Imaging
+
 /// Where each photo goes in a story (brief 001): a 1080×1920 canvas cut into N equal bands top
 /// to bottom, each filled by its photo scaled to cover the band (aspect-fill) and cropped, the
-/// crop centred, or centred on the photo's faces when they are known. Pure arithmetic, so the
+/// crop centred, or placed on the photo's faces when they are known (`FaceCrop`). Pure arithmetic, so the
 /// geometry is tested without pixels.
 public enum StoryLayout {
     public static let width = 1080
@@ -32,44 +34,29 @@ public enum StoryLayout {
         public var y: Int
     }
 
-    /// A face box normalised to the upright image (x/y the top-left corner), as the asset has it.
-    public struct Box: Equatable, Sendable {
-        public var x, y, w, h: Double
-        public init(x: Double, y: Double, w: Double, h: Double) { self.x = x; self.y = y; self.w = w; self.h = h }
-    }
+    /// A face box normalised to the upright image (x/y the top-left corner), as the asset has it,
+    /// with its measured sharpness when known: the rule shared with Memories' cells.
+    public typealias Box = FaceCrop.Face
 
     /// The fill of a `sourceWidth`×`sourceHeight` image into a `width`×`height` band. The scale
     /// is the larger of the two ratios, the scaled sides rounded (never below the band's); the
     /// window is centred (ImageMagick's `-gravity center -extent`: the surplus halved, rounded
-    /// down), or, with `faces`, centred on the union of their boxes and then moved just enough
-    /// to stay inside the scaled image.
+    /// down), or, with `faces`, placed by `FaceCrop` (each face whole or left out, the most
+    /// important one whole, centred on the faces kept), on whole pixels of the scaled image.
     public static func fill(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, faces: [Box] = []) -> Fill {
         precondition(sourceWidth > 0 && sourceHeight > 0 && width > 0 && height > 0, "sizes are positive")
         let scale = max(Double(width) / Double(sourceWidth), Double(height) / Double(sourceHeight))
         let sw = max(width, Int((Double(sourceWidth) * scale).rounded()))
         let sh = max(height, Int((Double(sourceHeight) * scale).rounded()))
         var x = (sw - width) / 2, y = (sh - height) / 2
-        if let union = union(faces) {
-            x = clamp(Int((union.x + union.w / 2) * Double(sw) - Double(width) / 2), 0, sw - width)
-            y = clamp(Int((union.y + union.h / 2) * Double(sh) - Double(height) / 2), 0, sh - height)
+        if !faces.isEmpty {
+            let at = FaceCrop.place(width: Double(sw), height: Double(sh), cropWidth: Double(width), cropHeight: Double(height),
+                                    faces: faces)
+            // On whole pixels of the scaled image, as the window is cut (under a pixel of margin at most).
+            x = clamp(Int(at.x.rounded(.down)), 0, sw - width)
+            y = clamp(Int(at.y.rounded(.down)), 0, sh - height)
         }
         return Fill(scaledWidth: sw, scaledHeight: sh, x: x, y: y)
-    }
-
-    /// The smallest box holding every face (boxes clipped to the image first); nil without faces.
-    static func union(_ faces: [Box]) -> Box? {
-        let clipped = faces.compactMap { f -> (Double, Double, Double, Double)? in
-            let x0 = max(0, min(1, f.x)), y0 = max(0, min(1, f.y))
-            let x1 = max(0, min(1, f.x + f.w)), y1 = max(0, min(1, f.y + f.h))
-            guard x1 > x0, y1 > y0, x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
-            return (x0, y0, x1, y1)
-        }
-        guard let first = clipped.first else { return nil }
-        var (x0, y0, x1, y1) = first
-        for (a, b, c, d) in clipped.dropFirst() {
-            x0 = min(x0, a); y0 = min(y0, b); x1 = max(x1, c); y1 = max(y1, d)
-        }
-        return Box(x: x0, y: y0, w: x1 - x0, h: y1 - y0)
     }
 
     private static func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(hi, max(lo, v)) }

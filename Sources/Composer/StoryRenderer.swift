@@ -50,8 +50,13 @@ public struct StoryRenderer: Sendable {
         } catch let e as ImagingError {
             throw ShoeboxError(.io, "cannot compose \(e.description)")
         }
-        let faces = asset.faces.map { StoryLayout.Box(x: $0.x, y: $0.y, w: $0.w, h: $0.h) }
         let image = decoded.image
+        // Each face's sharpness measured on the decode: of two faces of a size, the crisp one is kept.
+        let faces = asset.faces.map { f -> StoryLayout.Box in
+            var box = StoryLayout.Box(x: f.x, y: f.y, w: f.w, h: f.h)
+            box.sharpness = FaceCrop.sharpness(in: image, of: box)
+            return box
+        }
         // The geometry of the whole upright image, not of the reduced one: a box reduction drops
         // a partial row or column (2228 rows / 3 = 742), which would make the scaled image a row
         // shorter than the photo's own proportions give and shift the detail by up to half a pixel.

@@ -19,11 +19,24 @@ struct CellPixels {
 
     enum Source: String, Sendable { case preview, original }
 
-    /// The cell's image, and where it came from. Throws one line naming the file when neither
-    /// gives whole pixels (a damaged decode is a failure: a spare takes the cell).
-    func render(_ asset: Asset, crop: NormalizedRect) throws -> (image: RGBImage, source: Source) {
-        if let image = try? fromPreview(asset, crop: crop) { return (image, .preview) }
-        return (try fromOriginal(asset, crop: crop), .original)
+    /// The cell's image, the crop it shows and where it came from. The crop's size depends only
+    /// on the photo's shape, so the decode is sized first; the faces' sharpness is then measured
+    /// on the decoded pixels and the crop placed (`CropPlanner`). Throws one line naming the
+    /// file when neither source gives whole pixels (a damaged decode is a failure: a spare
+    /// takes the cell).
+    func render(_ asset: Asset, faces: [FaceBox]) throws -> (image: RGBImage, crop: NormalizedRect, source: Source) {
+        let size = CropPlanner.crop(width: asset.width, height: asset.height, faces: [], aspect: Double(cellWidth) / Double(cellHeight))
+        let decoded: RGBImage, source: Source
+        if let preview = try? fromPreview(asset, crop: size) { (decoded, source) = (preview, .preview) }
+        else { (decoded, source) = (try fromOriginal(asset, crop: size), .original) }
+        let measured = faces.map { f -> FaceBox in
+            var face = f
+            face.sharpness = FaceCrop.sharpness(in: decoded, of: f)
+            return face
+        }
+        let crop = CropPlanner.crop(width: asset.width, height: asset.height, faces: measured,
+                                    aspect: Double(cellWidth) / Double(cellHeight))
+        return (draw(decoded, crop: crop), crop, source)
     }
 
     /// The long side a decode needs so that `crop` of it covers the cell without enlarging.
@@ -33,6 +46,7 @@ struct CellPixels {
         return Int((long * scale).rounded(.up))
     }
 
+    /// The cached preview, upright, when it is large enough for a crop of `crop`'s size.
     func fromPreview(_ asset: Asset, crop: NormalizedRect) throws -> RGBImage? {
         let size = ThumbnailStore.sizes.max()!
         // A preview is the original reduced to `size` (never enlarged): large enough when that is.
@@ -44,9 +58,10 @@ struct CellPixels {
         // A preview of another shape is not this photo's (a stale cache): the original then.
         let ratio = Double(decoded.image.width) / Double(decoded.image.height), own = Double(asset.width) / Double(max(1, asset.height))
         guard !decoded.damaged, abs(ratio / own - 1) < 0.02 else { return nil }
-        return draw(decoded.image, crop: crop)
+        return decoded.image
     }
 
+    /// The original, upright, decoded large enough for a crop of `crop`'s size.
     func fromOriginal(_ asset: Asset, crop: NormalizedRect) throws -> RGBImage {
         // The one verified opener: confined, non-blocking (a fifo put in a photo's place must
         // not hang the collage), the very file the index knows.
@@ -56,7 +71,7 @@ struct CellPixels {
                                     minLongSide: neededLongSide(asset, crop: crop), orientation: asset.metadata.orientation)
         }
         if decoded.damaged { throw ShoeboxError(.io, "\(asset.path): its image data is damaged") }
-        return draw(decoded.image, crop: crop)
+        return decoded.image
     }
 
     /// `crop` of `image` resized into a cell-sized image.

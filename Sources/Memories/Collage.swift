@@ -58,11 +58,14 @@ public struct Memories: Sendable {
     public func collage(of source: MemorySource, range: MemoryRange = .all, seed: UInt64) throws -> Collage {
         let photos = try catalog.photos(of: source, range: range)
         let byID = Dictionary(photos.map { ($0.asset.id.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
+        // Tidy's similar-shot groups, from the index's hashes and times (the core's rule).
+        let shots = try SimilarShots.groupIDs(among: photos.map(\.asset.id), in: session.index)
         var picker = CollagePicker(seed: seed)
         picker.count = layout.count
         let choice = picker.choose(photos.map { p in
             CollagePicker.Candidate(id: p.asset.id.rawValue, time: p.time, score: p.asset.score, faceArea: p.personFaceArea,
-                                    group: p.asset.similarGroup, lesserFrame: (p.asset.analysis?.score?.burst?.rank ?? 1) > 1)
+                                    group: shots[p.asset.id], lesserFrame: (p.asset.analysis?.score?.burst?.rank ?? 1) > 1,
+                                    enlargement: layout.enlargement(width: p.asset.width, height: p.asset.height))
         }, subject: source.label)
         guard choice.picks.count == layout.count else {
             throw MemoriesError.tooFew(source, range, have: choice.picks.count, need: layout.count)
@@ -107,10 +110,8 @@ public struct Memories: Sendable {
             let batch = Array(queue[next..<min(queue.count, next + layout.count - done.count)])
             next += batch.count
             let results = ParallelMap.run(batch) { photo -> Result<Rendered, Error> in
-                let crop = CropPlanner.crop(width: photo.asset.width, height: photo.asset.height, faces: photo.faces,
-                                            aspect: layout.cellAspect)
-                return Result { () throws -> Rendered in
-                    let (image, source) = try pixels.render(photo.asset, crop: crop)
+                Result { () throws -> Rendered in
+                    let (image, crop, source) = try pixels.render(photo.asset, faces: photo.faces)
                     return Rendered(photo: photo, crop: crop, image: image, source: source)
                 }
             }

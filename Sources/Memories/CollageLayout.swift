@@ -17,6 +17,14 @@ public struct CollageLayout: Sendable, Equatable {
     /// Width over height of every cell.
     public var cellAspect: Double { Double(cellWidth) / Double(cellHeight) }
 
+    /// How many times a cell enlarges an upright `width`×`height` photo: the cell over the
+    /// largest crop of its shape the photo holds; nil when the size is unknown.
+    public func enlargement(width: Int, height: Int) -> Double? {
+        guard width > 0, height > 0 else { return nil }
+        let cropWidth = min(Double(width), Double(height) * cellAspect)
+        return Double(cellWidth) / cropWidth
+    }
+
     /// Cell `i` (0 top-left, row by row: the best photo first).
     public func cell(_ i: Int) -> PixelRect {
         PixelRect(x: gutter + (i % columns) * (cellWidth + gutter), y: gutter + (i / columns) * (cellHeight + gutter),
@@ -41,55 +49,19 @@ public struct NormalizedRect: Sendable, Equatable {
 }
 
 /// Face-aware crops (brief 003): the largest crop of the cell's aspect ratio that the image
-/// holds, placed so that the faces are inside it whole and as near its centre as the image's
-/// edges allow; a centre crop when there is no face. Pure: sizes and boxes in, a rectangle out.
+/// holds, placed by `FaceCrop` — the rule the story's bands follow too: each face whole (with
+/// its forehead and chin) or not in the cell at all, the most important face always whole, more
+/// of them when they fit, centred on the faces kept; a centre crop when there is no face. Pure:
+/// sizes and boxes in, a rectangle out.
 public enum CropPlanner {
-    /// Room kept around a face box (a detector's box runs from the brows to the chin; hair,
-    /// ears and a tagger's looser box lie outside it): a quarter of its size on each side,
-    /// less when the crop cannot hold that much.
-    static let headroom = 0.25
-
-    /// The crop for an upright `width`×`height` image with `faces` (normalised, top-left) in a
-    /// cell of `aspect` (width / height). With several faces, all are kept when they fit
-    /// together, else the largest.
+    /// The crop for an upright `width`×`height` image with `faces` (normalised, top-left; their
+    /// sharpness when measured) in a cell of `aspect` (width / height).
     public static func crop(width: Int, height: Int, faces: [FaceBox], aspect: Double) -> NormalizedRect {
         guard width > 0, height > 0 else { return NormalizedRect(x: 0, y: 0, w: 1, h: 1) }
         let W = Double(width), H = Double(height)
         // The largest crop of the cell's shape, in pixels.
         let cw = min(W, H * aspect), ch = min(H, W / aspect)
-        guard let focus = region(faces, W: W, H: H, cw: cw, ch: ch) else {
-            return NormalizedRect(x: (W - cw) / 2 / W, y: (H - ch) / 2 / H, w: cw / W, h: ch / H)
-        }
-        let x = place(focus.x, focus.w, crop: cw, size: W)
-        let y = place(focus.y, focus.h, crop: ch, size: H)
-        return NormalizedRect(x: x / W, y: y / H, w: cw / W, h: ch / H)
-    }
-
-    /// Where a crop of length `crop` starts along one axis of length `size` so that the span
-    /// [start, start + length] is inside it, centred on the span when the edges allow.
-    static func place(_ start: Double, _ length: Double, crop: Double, size: Double) -> Double {
-        let centred = start + length / 2 - crop / 2
-        let lowest = max(0, start + length - crop), highest = min(size - crop, start)
-        return lowest <= highest ? min(highest, max(lowest, centred)) : max(0, min(size - crop, centred))
-    }
-
-    /// The pixel box to keep inside the crop: the faces (all, when they fit together; else the
-    /// largest) with as much headroom as fits, clipped to the image. Nil without faces.
-    static func region(_ faces: [FaceBox], W: Double, H: Double, cw: Double, ch: Double) -> (x: Double, y: Double, w: Double, h: Double)? {
-        let boxes = faces.filter { $0.w > 0 && $0.h > 0 }.map { (x: $0.x * W, y: $0.y * H, w: $0.w * W, h: $0.h * H) }
-        guard let largest = boxes.max(by: { $0.w * $0.h < $1.w * $1.h }) else { return nil }
-        var box = union(boxes)
-        if box.w > cw || box.h > ch { box = largest }
-        // Headroom on each axis, as much of it as the crop holds.
-        let padW = min(box.w * (1 + 2 * headroom), max(box.w, cw)), padH = min(box.h * (1 + 2 * headroom), max(box.h, ch))
-        let x0 = max(0, box.x - (padW - box.w) / 2), y0 = max(0, box.y - (padH - box.h) / 2)
-        let x1 = min(W, box.x + box.w + (padW - box.w) / 2), y1 = min(H, box.y + box.h + (padH - box.h) / 2)
-        return (x0, y0, x1 - x0, y1 - y0)
-    }
-
-    static func union(_ boxes: [(x: Double, y: Double, w: Double, h: Double)]) -> (x: Double, y: Double, w: Double, h: Double) {
-        let x0 = boxes.map(\.x).min()!, y0 = boxes.map(\.y).min()!
-        let x1 = boxes.map { $0.x + $0.w }.max()!, y1 = boxes.map { $0.y + $0.h }.max()!
-        return (x0, y0, x1 - x0, y1 - y0)
+        let at = FaceCrop.place(width: W, height: H, cropWidth: cw, cropHeight: ch, faces: faces)
+        return NormalizedRect(x: at.x / W, y: at.y / H, w: cw / W, h: ch / H)
     }
 }

@@ -2,13 +2,17 @@ import Foundation
 
 /// Which photos a collage shows (the brief's original selection), as a pure function of the
 /// candidates and the seed:
-/// 1. candidates → 2. score above `threshold` → 3. for a person, their face larger than
-/// `minFaceArea` of the image → 4. one photo per burst or group of near-duplicates → 5. spread
-/// over the time range: the range cut into `count` equal spans, taken in rounds, one photo per
-/// span and round → 6. best first, and the photos after the first `count` kept as spares for
-/// files that fail to decode.
-/// When too few pass a rule, photos that break it fill the collage after every photo that
-/// keeps it (and a note says so): a collage of six slightly weaker photos beats no collage.
+/// 1. candidates → 2. one photo per shot: a similar-shot group (Tidy's grouping: a burst, a
+/// re-encoded or edited copy, frames within seconds) gives its best photo only — the others are
+/// never in the collage, not even as spares → 3. score above `threshold` → 4. for a person,
+/// their face larger than `minFaceArea` of the image → 5. a lesser frame of a burst the analysis
+/// ranked comes after → 6. a photo its cell would enlarge more than `maxEnlargement` times (an
+/// 88-px drawing in a 582-px cell) comes after every other → 7. spread over the time range: the
+/// range cut into `count` equal spans, taken in rounds, one photo per span and round → 8. best
+/// first, and the photos after the first `count` kept as spares for files that fail to decode.
+/// When too few pass rules 3–6, photos that break them fill the collage after every photo that
+/// keeps them (and a note says so): a collage of six slightly weaker photos beats no collage; a
+/// repeated shot never does.
 ///
 /// The seed reshuffles: inside a span, photos are drawn by weighted sampling without
 /// replacement (Efraimidis–Spirakis keys u^(1/w), w = e^(score / temperature)), u from
@@ -26,9 +30,13 @@ public struct CollagePicker: Sendable {
         public var group: String?
         /// A frame of a burst that a better frame of it outranks (the analysis's burst rank > 1).
         public var lesserFrame: Bool
-        public init(id: String, time: Double?, score: Double?, faceArea: Double? = nil, group: String? = nil, lesserFrame: Bool = false) {
+        /// How many times its cell enlarges the photo (the cell's width over the crop's width in
+        /// the photo's pixels); nil when unknown.
+        public var enlargement: Double?
+        public init(id: String, time: Double?, score: Double?, faceArea: Double? = nil, group: String? = nil, lesserFrame: Bool = false,
+                    enlargement: Double? = nil) {
             self.id = id; self.time = time; self.score = score; self.faceArea = faceArea; self.group = group
-            self.lesserFrame = lesserFrame
+            self.lesserFrame = lesserFrame; self.enlargement = enlargement
         }
     }
 
@@ -53,15 +61,19 @@ public struct CollagePicker: Sendable {
     /// How much a score difference weighs against chance: 0.1 makes a photo scoring 0.1 more
     /// e (2.7) times likelier to be drawn first.
     public var temperature = 0.1
+    /// The most a cell may enlarge a photo before the photo counts as too small for it: beyond
+    /// 2× the softness shows at a glance.
+    public var maxEnlargement = 2.0
     public var seed: UInt64
 
     public init(seed: UInt64) { self.seed = seed }
 
     /// The choice among `candidates`; `subject` names them in notes ("Ana", "2019").
-    public func choose(_ candidates: [Candidate], subject: String) -> Choice {
+    public func choose(_ all: [Candidate], subject: String) -> Choice {
         var notes: [CollageNote] = []
-        // Each rule a photo breaks puts it one tier back: a tier is drawn from only when the
-        // ones before it cannot fill the collage and its spares.
+        let candidates = onePerShot(all)
+        // Each rule a photo breaks puts it tiers back: a tier is drawn from only when the ones
+        // before it cannot fill the collage and its spares.
         var tier = [String: Int]()
         let scored = candidates.filter { ($0.score ?? -.infinity) > threshold }
         if scored.count < count {
@@ -75,17 +87,23 @@ public struct CollagePicker: Sendable {
             }
             for c in candidates where (c.faceArea ?? 0) <= minFaceArea { tier[c.id, default: 0] += 1 }
         }
-        // One photo per burst or near-duplicate group: the best; the others are repeats.
-        var seen = Set<String>()
-        for c in candidates.sorted(by: Self.better) {
-            if c.lesserFrame || (c.group.map { !seen.insert($0).inserted } ?? false) { tier[c.id, default: 0] += 1 }
-        }
+        for c in candidates where c.lesserFrame { tier[c.id, default: 0] += 1 }
+        // Too small for a cell: after every photo of a fitting size, whatever else they break.
+        for c in candidates where (c.enlargement ?? 0) > maxEnlargement { tier[c.id, default: 0] += 4 }
         var taken: [Candidate] = []
-        for t in 0...3 where taken.count < count + spares {
+        for t in Set(candidates.map { tier[$0.id, default: 0] }).sorted() where taken.count < count + spares {
             taken += spread(candidates.filter { tier[$0.id, default: 0] == t }, upTo: count + spares - taken.count)
         }
         let picks = Array(taken.prefix(count)).sorted(by: Self.better)
         return Choice(picks: picks, spares: Array(taken.dropFirst(count)).sorted(by: Self.better), relaxed: notes)
+    }
+
+    /// The candidates with one photo per similar-shot group: the best frame the analysis ranked,
+    /// else the best score; the others are repeats of a shot already there.
+    func onePerShot(_ candidates: [Candidate]) -> [Candidate] {
+        var seen = Set<String>()
+        let first = candidates.sorted { a, b in a.lesserFrame != b.lesserFrame ? !a.lesserFrame : Self.better(a, b) }
+        return first.filter { c in c.group.map { seen.insert($0).inserted } ?? true }
     }
 
     /// Up to `upTo` photos in the order taken: rounds over the time spans, each round taking

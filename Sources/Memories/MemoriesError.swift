@@ -17,6 +17,6 @@ enum MemoriesError {
     }
 
     static func tooFew(_ source: MemorySource, _ range: MemoryRange, have: Int, need: Int) -> ShoeboxError {
-        ShoeboxError(.notFound, "Only \(have) photo\(have == 1 ? "" : "s") of \(source.label)\(range.phrase) can be used (screenshots, documents, copies and damaged files are left out); a collage needs \(need)")
+        ShoeboxError(.notFound, "Only \(have) photo\(have == 1 ? "" : "s") of \(source.label)\(range.phrase) can be used (screenshots, documents, copies, second photos of one shot and damaged files are left out); a collage needs \(need)")
     }
 }

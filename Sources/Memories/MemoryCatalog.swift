@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Metadata
 import PhotoLibrary
 
@@ -13,12 +14,9 @@ package struct MemoryPhoto: Sendable {
     package var personFaceArea: Double?
 }
 
-/// A face box normalised to the upright image, x/y its top-left corner.
-public struct FaceBox: Sendable, Equatable {
-    public var x: Double, y: Double, w: Double, h: Double
-    public init(x: Double, y: Double, w: Double, h: Double) { self.x = x; self.y = y; self.w = w; self.h = h }
-    public var area: Double { w * h }
-}
+/// A face box normalised to the upright image, x/y its top-left corner (with its sharpness once
+/// measured on the decoded pixels): the crop rule's own type, shared with the story's bands.
+public typealias FaceBox = FaceCrop.Face
 
 /// The sources the picker offers, each with its number of photos.
 public struct MemorySources: Sendable {

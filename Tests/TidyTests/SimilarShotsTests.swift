@@ -1,6 +1,6 @@
 import Foundation
-import PhotoLibrary
-@testable import Tidy
+@testable import PhotoLibrary
+import Tidy
 import XCTest
 
 /// The grouping rules on keys made by hand: fast, every threshold on both sides.

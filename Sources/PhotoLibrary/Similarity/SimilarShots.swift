@@ -1,5 +1,3 @@
-import PhotoLibrary
-
 /// How alike the members of a group of shots are (the strongest claim true of every member
 /// beside the group's best one).
 public enum SimilarKind: String, Codable, Sendable, CaseIterable {
@@ -20,6 +18,10 @@ public struct SimilarGroup: Sendable, Equatable {
     public var kind: SimilarKind
     /// Best first (`SimilarShots.isBetter`).
     public var members: [AssetID]
+
+    public init(id: String, kind: SimilarKind, members: [AssetID]) {
+        self.id = id; self.kind = kind; self.members = members
+    }
 }
 
 /// Finds similar shots (brief 004: "photos taken within 10 seconds of each other … presented
@@ -139,7 +141,7 @@ public enum SimilarShots {
     }
 
     /// FNV-1a over the sorted ids: stable across runs and machines (Swift's Hasher is seeded).
-    static func groupID(_ ids: [AssetID]) -> String {
+    public static func groupID(_ ids: [AssetID]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for id in ids.map(\.rawValue).sorted() {
             for byte in id.utf8 + [0] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
