@@ -48,7 +48,9 @@ import TestSupport
     @Test func aThumbnailOrATinyDrawingNeverOutranksPhotosOfNormalSize() throws {
         let photos = ["kpa-donna.jpg", "kpa-skagen.jpg", "mate-storm.jpg", "ocv-home.jpg", "ocv-stuff.jpg", "ski-motorcycle.jpg"]
         let scored = try Self.analysed((photos + ["tiny-fish.jpg", "tiny-thumb.jpg"]).map(Self.scoringFile))
-        let lowest = try #require(photos.compactMap { scored[$0]?.score }.min())
+        let photoScores = photos.compactMap { scored[$0]?.score }
+        #expect(photoScores.count == photos.count)
+        let lowest = try #require(photoScores.min())
         for tiny in ["tiny-fish.jpg", "tiny-thumb.jpg"] {
             let s = try #require(scored[tiny])
             #expect(s.score < lowest, "\(tiny) scores \(s.score), a photo of normal size \(lowest)")
