@@ -32,7 +32,7 @@ public enum ScoreModel {
         let faces = judgedFaces(m.faces)
         let c = components(m, faces: faces)
         var logSum = 0.0
-        for (name, w) in weights { logSum += w / totalWeight * log(max(1e-4, value(of: name, in: c))) }
+        for (name, w) in weights { logSum += w / totalWeight * log(max(1e-4, value(of: name, in: c, noise: m["noise"]))) }
         let quality = exp(logSum)
         let people = peopleFactor(c)
         let utility = utilityKind(m, context: context)
@@ -72,10 +72,9 @@ public enum ScoreModel {
         // No penalty for a very low index: a crisp photo measures as low as an over-sharpened one.
         let sharpness = falling(blur, mid: 0.44, width: 0.065)
         let motion = decay(m["motion"], half: 0.25)
-        // Clean photos measure σ 0.1–1.5, the first visible grain 3–5: half at 3, and still
-        // falling at σ 20. Grain is never read as detail: the mean takes sharpness × noise
-        // (`value(of:)`), since the blur index of a grainy picture measures the grain.
-        let noise = 1 / (1 + pow(m["noise"] / 3, 2)) / (1 + m["chroma_noise"] / 1.5)
+        // Clean photos measure σ 0.0–3.0 (fine texture in the smoothest tiles: gravel, stars),
+        // the first visible grain 3.3–6.5: half at 4, and still falling at σ 20.
+        let noise = 1 / (1 + pow(m["noise"] / 4, 2)) / (1 + m["chroma_noise"] / 1.5)
         // Exposure: mid-tones near the middle (a log scale: a night scene is allowed to be dark),
         // highlights not blown, shadows not crushed.
         let luma = max(1, m["mean_luma"])
@@ -107,16 +106,22 @@ public enum ScoreModel {
         return c
     }
 
+    /// How far a sharpness measured through grain of σ `noise` is believed: 1 up to σ 2.5 (what
+    /// clean photos reach), ½ at 3.5, 0.1 at 5.5 (the first level of added grain).
+    static func grainGate(noise: Double) -> Double { 1 / (1 + pow(max(0, noise - 2.5), 2)) }
+
     /// How well a picture of this long side (pixels) shows on a screen: ~1 from 800 px up
     /// (0.98), 0.71 at 375, 0.17 at 200, 0.01 at 100 — steep, so that no thumbnail or small
     /// drawing ranks among photographs of a normal size however clean it is.
     static func resolution(longSide: Double) -> Double { 1 / (1 + pow(300 / max(1, longSide), 4)) }
 
-    static func value(of name: String, in c: ScoreComponents) -> Double {
+    /// A component's value in the mean; `noise` the measured σ (for the sharpness seen through it).
+    static func value(of name: String, in c: ScoreComponents, noise: Double) -> Double {
         switch name {
         // Sharpness seen through the noise: grain lowers the blur index as detail would (a
-        // noisy copy of a soft photo measured "sharper" than the photo: issue 32).
-        case "sharpness": return c.sharpness * c.noise
+        // noisy copy of a soft photo measured "sharper" than the photo: issue 32), so above
+        // the σ that clean photos reach the sharpness is believed less and less.
+        case "sharpness": return c.sharpness * grainGate(noise: noise)
         case "motion": return c.motion
         case "noise": return c.noise
         case "exposure": return c.exposure
