@@ -142,13 +142,16 @@ void measure_utility(const Frame &f, const Frame &seen, Reader *reader, int ocr,
     m.flat = flat_share(f.rgb);
     m.page = find_page(f) ? 1 : 0;
     m.qr_area = qr_share(f);
-    // Text at the size it would be seen: a small photographed page's print is too small to
-    // find or read at its own size.
+    // Text lines at the size they would be seen: a small photographed page's print is too small
+    // to find at its own size.
     m.text_lines = text_line_share(seen);
     m.text_words = -1;
     m.text_area = 0;
-    bool candidate = m.page || m.flat >= 0.15 || m.qr_area > 0 || m.text_lines >= 0.012;
-    if (ocr == 2 || (ocr == 1 && candidate)) m.text_words = read_words(reader, seen.gray8, m.text_area);
+    const bool lines = m.text_lines >= 0.012;
+    bool candidate = m.page || m.flat >= 0.15 || m.qr_area > 0 || lines;
+    // Enlarged only where lines of print were seen: Tesseract's time grows with the pixels, and a
+    // small picture with flat areas (a drawing, a scan) would pay several times over for nothing.
+    if (ocr == 2 || (ocr == 1 && candidate)) m.text_words = read_words(reader, lines ? seen.gray8 : f.gray8, m.text_area);
 }
 
 }  // namespace cscore
