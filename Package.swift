@@ -104,13 +104,14 @@ let package = Package(
 
         // The scorer's measurements (docs/SCORING.md) behind a plain C header: blur, noise,
         // exposure, BRISQUE (OpenCV quality, opencv-data's model), saliency, Hough lines, the eye and
-        // smile cascades, QR codes, and Tesseract's C API for text (libtesseract-dev,
-        // tesseract-ocr-eng). Optimised in debug builds too: its loops touch every pixel.
+        // smile cascades, dlib's 68 landmarks for open eyes (libdlib-data), QR codes, and
+        // Tesseract's C API for text (libtesseract-dev, tesseract-ocr-eng). Optimised in debug builds too: its loops touch every pixel.
         .target(name: "CScore",
                 cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
                 linkerSettings: [
                     .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_objdetect"),
                     .linkedLibrary("opencv_quality"), .linkedLibrary("opencv_saliency"), .linkedLibrary("tesseract"),
+                    .linkedLibrary("dlib"), .linkedLibrary("openblas"), .linkedLibrary("lapack"),
                 ]),
 
         // The composite score from those measurements and the faces: components, words, utility,

@@ -129,7 +129,8 @@ public final class PixelAnalyzer: FileAnalyzing {
                measurer: PhotoMeasurer) throws -> AssetScore {
         // JPEG blocks are 8 pixels of the full-size image: this many of the working image.
         let period = asset.format == .jpeg ? 8 * Double(working.width) / Double(max(1, decoded.fullWidth)) : 0
-        let measures = try measurer.measure(working, faces: faces.map { ($0.x, $0.y, $0.w, $0.h) }, blockPeriod: period)
+        let measures = try measurer.measure(working, faces: faces.map { ($0.x, $0.y, $0.w, $0.h) }, blockPeriod: period,
+                                            fullLongSide: max(decoded.fullWidth, decoded.fullHeight))
         let context = ScoreModel.Context(hasCameraMetadata: asset.metadata.hasCameraMetadata,
                                          isScreenshotKind: asset.kind == .screenshot)
         return ScoreModel.score(measures, context: context)

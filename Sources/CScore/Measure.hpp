@@ -37,7 +37,9 @@ struct Cascades;
 void measure_faces(const Frame &f, Cascades *c, const sc_face_in *faces, int n, sc_face_out *out);
 
 struct Reader;
-void measure_utility(const Frame &f, Reader *reader, int ocr, sc_measures &m);
+/// Flat areas, a page and a QR code on `f`; text lines and words on `seen` (`f` enlarged to a
+/// screen's size when it is smaller).
+void measure_utility(const Frame &f, const Frame &seen, Reader *reader, int ocr, sc_measures &m);
 
 /// A percentile (0…1) of `v` (copied, partially sorted); 0 for an empty vector.
 double percentile(std::vector<double> v, double p);

@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/quality.hpp>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <unistd.h>
@@ -42,7 +43,8 @@ double brisque_of(sc_scorer *s, const cscore::Frame &f) {
 }
 }  // namespace
 
-extern "C" sc_scorer *sc_create(const char *opencv_data, const char *tessdata, char *err, size_t err_len) {
+extern "C" sc_scorer *sc_create(const char *opencv_data, const char *tessdata, const char *landmarks68, char *err,
+                                size_t err_len) {
     try {
         shoebox_opencv_single_threaded();  // one scorer per analysis worker: no pool of OpenCV's own
         auto s = new sc_scorer();
@@ -53,6 +55,7 @@ extern "C" sc_scorer *sc_create(const char *opencv_data, const char *tessdata, c
         std::string smile = data + "/haarcascades/haarcascade_smile.xml";
         if (readable(eyes)) s->cascades.eyes.load(eyes);
         if (readable(smile)) s->cascades.smile.load(smile);
+        s->cascades.landmarks = cscore::load_landmarks(landmarks68);
         if (tessdata && readable(std::string(tessdata) + "/eng.traineddata")) {
             // Tesseract's OpenMP would take every core for one page: workers are the parallelism.
             setenv("OMP_THREAD_LIMIT", "1", 0);
@@ -77,10 +80,26 @@ extern "C" sc_scorer *sc_create(const char *opencv_data, const char *tessdata, c
 extern "C" void sc_destroy(sc_scorer *s) {
     if (s == nullptr) return;
     if (s->reader.api) { TessBaseAPIEnd(s->reader.api); TessBaseAPIDelete(s->reader.api); }
+    cscore::free_landmarks(s->cascades.landmarks);
     delete s;
 }
 
-extern "C" int sc_measure(sc_scorer *s, const uint8_t *rgb, int w, int h, double block_period, int ocr,
+/// The luminance as a person would see it on a screen: a picture smaller than 1024 px is enlarged
+/// to it (bicubic, as viewers do), so that its blur is judged at that size, not at a thumbnail's.
+static cscore::Frame seen_frame(const cscore::Frame &f, int full_long_side) {
+    const int longSide = std::max(f.gray8.cols, f.gray8.rows);
+    const int view = 1024;
+    if (full_long_side <= 0 || full_long_side >= view || longSide >= view) return f;
+    double k = (double)view / longSide;
+    cscore::Frame seen;
+    cv::resize(f.gray8, seen.gray8, cv::Size((int)std::lround(f.gray8.cols * k), (int)std::lround(f.gray8.rows * k)), 0, 0,
+               cv::INTER_CUBIC);
+    seen.gray8.convertTo(seen.gray, CV_32F);
+    seen.tile = std::max(8, view / 32);
+    return seen;
+}
+
+extern "C" int sc_measure(sc_scorer *s, const uint8_t *rgb, int w, int h, double block_period, int full_long_side, int ocr,
                           const sc_face_in *faces, int n_faces, sc_face_out *face_out, sc_measures *out,
                           char *err, size_t err_len) {
     try {
@@ -97,11 +116,20 @@ extern "C" int sc_measure(sc_scorer *s, const uint8_t *rgb, int w, int h, double
         f.tile = std::max(8, std::max(w, h) / 32);
 
         cscore::measure_technical(f, block_period, *out);
-        cscore::BlurTiles tiles = cscore::blur_tiles(f);
-        std::vector<double> saliency = cscore::measure_saliency(f, tiles.cols, tiles.rows, *out);
+        // Sharpness where it would be seen: a small picture enlarged to a screen's size.
+        cscore::Frame seen = seen_frame(f, full_long_side);
+        cscore::BlurTiles tiles = cscore::blur_tiles(seen);
+        std::vector<double> saliency = cscore::measure_saliency(seen, tiles.cols, tiles.rows, *out);
         cscore::measure_tilt(f, *out);
         cscore::measure_faces(f, &s->cascades, faces, n_faces, face_out);
-        cscore::measure_utility(f, &s->reader, ocr, *out);
+        if (seen.gray.data != f.gray.data)
+            for (int i = 0; i < n_faces; i++) {
+                const int W = seen.gray.cols, H = seen.gray.rows;
+                cv::Rect box((int)std::lround(faces[i].x * W), (int)std::lround(faces[i].y * H),
+                             (int)std::lround(faces[i].w * W), (int)std::lround(faces[i].h * H));
+                face_out[i].blur = cscore::blur_of_region(seen, box);
+            }
+        cscore::measure_utility(f, seen, &s->reader, ocr, *out);
         out->brisque = brisque_of(s, f);
 
         // Sharpness where it matters: the sharpest tenth of the textured tiles (a shallow depth

@@ -137,15 +137,23 @@ double noise_sigma(const cv::Mat &plane, const cv::Mat &gray, int T, bool mid_to
     return percentile(sigmas, 0.1);
 }
 
+/// The mean step between neighbours along `axis` (0: across columns, 1: across rows), per
+/// column (or row): where block or pixel-grid edges show.
+std::vector<double> step_profile(const cv::Mat &gray, int axis) {
+    cv::Mat profile;
+    cv::reduce(step_abs(gray, axis), profile, axis == 0 ? 0 : 1, cv::REDUCE_AVG, CV_64F);
+    std::vector<double> v((size_t)profile.total());
+    for (size_t i = 0; i < v.size(); i++) v[i] = profile.at<double>((int)i);
+    return v;
+}
+
 /// JPEG block edges: the mean step across block boundaries over the mean step inside blocks, − 1.
-double blockiness(const cv::Mat &gray, double period) {
+double blockiness(const std::vector<double> profiles[2], double period) {
     if (period < 3) return 0;  // blocks this small are invisible at this size
     double result = 0;
     for (int axis = 0; axis < 2; axis++) {
-        cv::Mat steps = cv::abs(step_abs(gray, axis));
-        cv::Mat profile;
-        cv::reduce(steps, profile, axis == 0 ? 0 : 1, cv::REDUCE_AVG, CV_64F);
-        int len = (int)profile.total();
+        const std::vector<double> &profile = profiles[axis];
+        int len = (int)profile.size();
         std::vector<char> kind(len, 0);  // 1 boundary, 2 next to one
         for (int k = 1; std::lround(k * period) < len; k++) {
             long b = std::lround(k * period);
@@ -155,12 +163,35 @@ double blockiness(const cv::Mat &gray, double period) {
         }
         double on = 0, off = 0; int non = 0, noff = 0;
         for (int i = 1; i < len; i++) {
-            double p = profile.at<double>(i);
+            double p = profile[i];
             if (kind[i] == 1) { on += p; non++; } else if (kind[i] == 0) { off += p; noff++; }
         }
         if (non && noff && off > 0) result += (on / non) / (off / noff) - 1;
     }
     return std::max(0.0, result / 2);
+}
+
+/// A grid of repeated pixels (a small image enlarged by repeating its pixels, a pixelated one):
+/// steps only every p pixels. For each period 2…16 and phase, the mean step on the grid's lines
+/// over the mean step between them, − 1; the strongest period, the weaker of the two axes (a
+/// grid is in both; a fence or a striped shirt seldom is, at the same period and phase).
+double pixel_grid(const std::vector<double> profiles[2]) {
+    double axes[2] = {0, 0};
+    for (int axis = 0; axis < 2; axis++) {
+        const std::vector<double> &v = profiles[axis];
+        const int len = (int)v.size();
+        double best = 0;
+        for (int p = 2; p <= 16 && p * 8 <= len; p++)
+            for (int phase = 0; phase < p; phase++) {
+                double on = 0, off = 0; int non = 0, noff = 0;
+                for (int i = 1; i < len; i++) {
+                    if ((i - phase) % p == 0) { on += v[i]; non++; } else { off += v[i]; noff++; }
+                }
+                if (non && noff && off > 0) best = std::max(best, (on / non) / (off / noff) - 1);
+            }
+        axes[axis] = best;
+    }
+    return std::min(axes[0], axes[1]);
 }
 }  // namespace
 
@@ -220,7 +251,9 @@ void measure_technical(const Frame &f, double block_period, sc_measures &m) {
 
     m.noise = noise_sigma(f.gray, f.gray, f.tile, true);
     m.chroma_noise = std::max(noise_sigma(0.5 * rg, f.gray, f.tile, true), noise_sigma(0.5 * yb, f.gray, f.tile, true));
-    m.blockiness = blockiness(f.gray, block_period);
+    const std::vector<double> profiles[2] = {step_profile(f.gray, 0), step_profile(f.gray, 1)};
+    m.blockiness = blockiness(profiles, block_period);
+    m.pixelation = pixel_grid(profiles);
 
     // Vignetting: the four corners (15 % squares) against the centre (the middle 40 %).
     int cw = std::max(1, rgb.cols * 15 / 100), chh = std::max(1, rgb.rows * 15 / 100);

@@ -32,7 +32,7 @@ public enum ScoreModel {
         let faces = judgedFaces(m.faces)
         let c = components(m, faces: faces)
         var logSum = 0.0
-        for (name, w) in weights { logSum += w / totalWeight * log(max(1e-4, value(of: name, in: c))) }
+        for (name, w) in weights { logSum += w / totalWeight * log(max(1e-4, value(of: name, in: c, noise: m["noise"]))) }
         let quality = exp(logSum)
         let people = peopleFactor(c)
         let utility = utilityKind(m, context: context)
@@ -41,7 +41,8 @@ public enum ScoreModel {
             // Utility images in −1…−0.5, below every photograph (docs/SCORING.md).
             base = -1 + 0.5 * quality
         } else {
-            base = -0.5 + 1.5 * min(1, quality * people)
+            // The size multiplies the whole: a thumbnail is no photo to share however clean it is.
+            base = -0.5 + 1.5 * min(1, quality * people) * (c.resolution ?? 1)
         }
         let rounded = (base * 1e6).rounded() / 1e6
         return AssetScore(base: rounded, ranked: rounded, utility: utility, frame: frameQuality(c),
@@ -71,9 +72,9 @@ public enum ScoreModel {
         // No penalty for a very low index: a crisp photo measures as low as an over-sharpened one.
         let sharpness = falling(blur, mid: 0.44, width: 0.065)
         let motion = decay(m["motion"], half: 0.25)
-        // A long tail (1/(1 + x/h)): noise keeps costing as it grows, where a steeper curve
-        // would reach its floor at the first level and let the grain pass for sharpness.
-        let noise = 1 / (1 + m["noise"] / 4) / (1 + m["chroma_noise"] / 1.5)
+        // Clean photos measure σ 0.0–3.0 (fine texture in the smoothest tiles: gravel, stars),
+        // the first visible grain 3.3–6.5: half at 4, and still falling at σ 20.
+        let noise = 1 / (1 + pow(m["noise"] / 4, 2)) / (1 + m["chroma_noise"] / 1.5)
         // Exposure: mid-tones near the middle (a log scale: a night scene is allowed to be dark),
         // highlights not blown, shadows not crushed.
         let luma = max(1, m["mean_luma"])
@@ -85,12 +86,14 @@ public enum ScoreModel {
         let contrast = pow(range, 2) * (0.4 + 0.6 * m["contrast"] / (m["contrast"] + 0.08)) * decay(m["black_point"], half: 60)
         let colorfulness = m["colorfulness"]
         let color = 0.5 + 0.5 * colorfulness / (colorfulness + 15)
-        let compression = decay(m["blockiness"], half: 0.5) * decay(m["posterize"], half: 0.2)
+        // Blocks, banding, and a grid of repeated pixels (a pixelated or blown-up picture).
+        let compression = decay(m["blockiness"], half: 0.5) * decay(m["posterize"], half: 0.2) * decay(m["pixelation"], half: 0.6)
         let brisque = m["brisque"] < 0 ? nil : decay(min(150, m["brisque"]), half: 40)
         let tilt = m["has_horizon"] > 0 ? decay(abs(m["tilt"]), half: 5) : 1
         let composition = (1 - 0.4 * min(0.5, m["thirds"])) * (0.7 + 0.3 * tilt)
         var c = ScoreComponents(sharpness: sharpness, motion: motion, noise: noise, exposure: exposure, contrast: contrast,
-                                color: color, compression: compression, brisque: brisque, composition: composition)
+                                color: color, compression: compression, brisque: brisque, composition: composition,
+                                resolution: m["long_side"] > 0 ? resolution(longSide: m["long_side"]) : nil)
         if !faces.isEmpty {
             let inFrame = faces.map { $0.cut ? 0.75 : 1.0 }.reduce(0, +) / Double(faces.count)
             let size = min(1, (faces.map(\.h).max() ?? 0) / 0.15)
@@ -103,9 +106,22 @@ public enum ScoreModel {
         return c
     }
 
-    static func value(of name: String, in c: ScoreComponents) -> Double {
+    /// How far a sharpness measured through grain of σ `noise` is believed: 1 up to σ 2.5 (what
+    /// clean photos reach), ½ at 3.5, 0.1 at 5.5 (the first level of added grain).
+    static func grainGate(noise: Double) -> Double { 1 / (1 + pow(max(0, noise - 2.5), 2)) }
+
+    /// How well a picture of this long side (pixels) shows on a screen: ~1 from 800 px up
+    /// (0.98), 0.71 at 375, 0.17 at 200, 0.01 at 100 — steep, so that no thumbnail or small
+    /// drawing ranks among photographs of a normal size however clean it is.
+    static func resolution(longSide: Double) -> Double { 1 / (1 + pow(300 / max(1, longSide), 4)) }
+
+    /// A component's value in the mean; `noise` the measured σ (for the sharpness seen through it).
+    static func value(of name: String, in c: ScoreComponents, noise: Double) -> Double {
         switch name {
-        case "sharpness": return c.sharpness
+        // Sharpness seen through the noise: grain lowers the blur index as detail would (a
+        // noisy copy of a soft photo measured "sharper" than the photo: issue 32), so above
+        // the σ that clean photos reach the sharpness is believed less and less.
+        case "sharpness": return c.sharpness * grainGate(noise: noise)
         case "motion": return c.motion
         case "noise": return c.noise
         case "exposure": return c.exposure
@@ -134,12 +150,16 @@ public enum ScoreModel {
     // MARK: Utility
 
     /// Screenshots (the kind the file's name or size gave, or flat areas and text without any
-    /// camera data), photographed documents (a page outline and text, or dense text) and QR codes.
+    /// camera data), photographed documents (text read in a page's outline or covering much of the
+    /// frame, or a great many words) and QR codes.
     static func utilityKind(_ m: PhotoMeasures, context: Context) -> AssetScore.Utility? {
         if context.isScreenshotKind { return .screenshot }
         let words = m["text_words"]
         if !context.hasCameraMetadata && m["flat"] >= 0.25 && words >= 5 { return .screenshot }
-        if (m["page"] > 0 && words >= 8) || words >= 40 { return .document }
+        // Text density: a sign or a T-shirt in a photo has a few words on a small part of it; a
+        // receipt or a page photographed edge to edge has words over much of the frame.
+        let dense = m["text_area"] >= 0.06 || (m["text_lines"] >= 0.12 && words >= 15)
+        if words >= 8 && (m["page"] > 0 || dense) || words >= 40 { return .document }
         if m["qr_area"] >= 0.02 { return .qrCode }
         return nil
     }
@@ -150,6 +170,7 @@ extension ScoreComponents {
         let r = { (v: Double) in (v * 1e4).rounded() / 1e4 }
         return ScoreComponents(sharpness: r(sharpness), motion: r(motion), noise: r(noise), exposure: r(exposure),
                                contrast: r(contrast), color: r(color), compression: r(compression), brisque: brisque.map(r),
-                               composition: r(composition), faces: faces.map(r), eyes: eyes.map(r), smile: smile.map(r))
+                               composition: r(composition), resolution: resolution.map(r), faces: faces.map(r),
+                               eyes: eyes.map(r), smile: smile.map(r))
     }
 }

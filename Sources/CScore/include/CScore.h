@@ -22,9 +22,12 @@ typedef struct {
 typedef struct {
     /// Blur index of the face box (Crété-Roffet: 0 sharp … 1 featureless).
     double blur;
-    /// Eyes found by the Haar eye cascade in the upper half of the box: 0, 1, 2; -1 when the face
-    /// is too small to tell (under 48 px) or the cascade is missing.
+    /// Open eyes: 0, 1, 2 — from the eye aspect ratio of dlib's 68 landmarks when its model is
+    /// there, else the Haar eye cascade; -1 when the face is too small to tell (under 48 px).
     int eyes;
+    /// The larger of the two eyes' aspect ratios (Soukupová and Čech 2016: the eyelids' opening
+    /// over the eye's width, ~0.3 open, < 0.2 closed); -1 when not measured.
+    double eye_ratio;
     /// 1 when the smile cascade fires in the lower half of the box, 0 when not, -1 unknown.
     int smile;
     /// 1 when the box touches the frame (a face cut by the edge).
@@ -48,6 +51,7 @@ typedef struct {
     double contrast;        ///< RMS contrast: standard deviation of luminance / 255
     double colorfulness;    ///< Hasler–Süsstrunk M (0 grey … ~150)
     double blockiness;      ///< JPEG block edges: boundary / interior step ratio − 1 (0 none)
+    double pixelation;      ///< a grid of repeated pixels (an image blown up): the strongest period's step ratio − 1 (0 none)
     double vignette;        ///< 1 − corners' mean luminance / centre's (0 even, > 0 dark corners)
     double posterize;       ///< share of empty luminance levels between the 2nd and 98th percentile (banding)
     double brisque;         ///< OpenCV BRISQUE 0 (best) … 100; -1 when its model is missing
@@ -59,6 +63,8 @@ typedef struct {
     // Utility cues.
     double flat;            ///< share of 8×8 blocks of exactly one colour (screens, graphics)
     int text_words;         ///< words Tesseract read with confidence ≥ 70 (-1: not run)
+    double text_area;       ///< share of the frame those words' boxes cover (0 when not run)
+    double text_lines;      ///< share of the frame in text-like lines (a cheap cue, before any reading)
     int page;               ///< 1 when a bright quadrilateral page fills ≥ 20 % of the frame
     double qr_area;         ///< share of the frame a QR code covers (0 none)
 } sc_measures;
@@ -66,16 +72,20 @@ typedef struct {
 typedef struct sc_scorer sc_scorer;
 
 /// Loads BRISQUE's model, the eye and smile cascades (from `opencv_data`, e.g.
-/// /usr/share/opencv4) and Tesseract's English data (from `tessdata`). A missing file disables
-/// that measurement (reported as -1), never the scorer. NULL and `err` filled on failure.
-sc_scorer *sc_create(const char *opencv_data, const char *tessdata, char *err, size_t err_len);
+/// /usr/share/opencv4), Tesseract's English data (from `tessdata`) and dlib's 68-point shape
+/// predictor (`landmarks68`, e.g. /usr/share/dlib/shape_predictor_68_face_landmarks.dat; NULL or
+/// missing: the eye cascade judges eyes). A missing file disables that measurement (reported as
+/// -1), never the scorer. NULL and `err` filled on failure.
+sc_scorer *sc_create(const char *opencv_data, const char *tessdata, const char *landmarks68, char *err, size_t err_len);
 void sc_destroy(sc_scorer *s);
 
 /// Measures `rgb` (w×h, RGB8, rows without padding). `block_period` is the JPEG block size in
-/// pixels of `rgb` (8 × w / full width; 0 when not a JPEG). `ocr` 0 never reads text, 1 reads
+/// pixels of `rgb` (8 × w / full width; 0 when not a JPEG). `full_long_side` is the file's own
+/// long side in pixels (0 unknown): a picture smaller than a screen is judged for sharpness as it
+/// would be seen there, enlarged to 1024 px. `ocr` 0 never reads text, 1 reads
 /// it when the cheap cues (flat areas, a page, a QR code) suggest a utility image, 2 always.
 /// Faces in, one result per face out. Returns 0, or -1 with `err` filled.
-int sc_measure(sc_scorer *s, const uint8_t *rgb, int w, int h, double block_period, int ocr,
+int sc_measure(sc_scorer *s, const uint8_t *rgb, int w, int h, double block_period, int full_long_side, int ocr,
                const sc_face_in *faces, int n_faces, sc_face_out *face_out, sc_measures *out,
                char *err, size_t err_len);
 

@@ -31,6 +31,7 @@ public struct ScoreDetailJSON: Encodable, Sendable, Equatable {
             "color": c.color, "compression": c.compression, "composition": c.composition,
         ]
         parts["brisque"] = c.brisque
+        parts["resolution"] = c.resolution
         parts["faces"] = c.faces
         parts["eyes"] = c.eyes
         parts["smile"] = c.smile

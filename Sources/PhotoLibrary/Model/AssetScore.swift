@@ -6,8 +6,8 @@ import Foundation
 public struct AssetScore: Codable, Equatable, Sendable {
     /// Raise when the same pixels would score differently (a new measurement, other weights):
     /// it is part of `AssetAnalysis.currentVersion`, so every photo is analysed and scored again.
-    /// 1: the first scorer.
-    public static let currentVersion = 1
+    /// 1: the first scorer. 2: size, seen-size sharpness, pixel grids, text density, eye aspect ratio (issue 32).
+    public static let currentVersion = 2
 
     /// Why a picture is a utility image rather than a photograph.
     public enum Utility: String, Codable, Sendable {
@@ -62,17 +62,20 @@ public struct ScoreComponents: Codable, Equatable, Sendable {
     /// OpenCV's BRISQUE (natural-scene statistics), one input among the others; nil without its model.
     public var brisque: Double?
     public var composition: Double
+    /// The picture's size: 1 for a photo a screen shows without enlarging it, towards 0 for a
+    /// thumbnail (nil in scores made before it was measured).
+    public var resolution: Double?
     /// Faces large enough, sharp, inside the frame; eyes open; smiling.
     public var faces: Double?
     public var eyes: Double?
     public var smile: Double?
 
     public init(sharpness: Double, motion: Double, noise: Double, exposure: Double, contrast: Double, color: Double,
-                compression: Double, brisque: Double?, composition: Double, faces: Double? = nil, eyes: Double? = nil,
-                smile: Double? = nil) {
+                compression: Double, brisque: Double?, composition: Double, resolution: Double? = nil, faces: Double? = nil,
+                eyes: Double? = nil, smile: Double? = nil) {
         self.sharpness = sharpness; self.motion = motion; self.noise = noise; self.exposure = exposure
         self.contrast = contrast; self.color = color; self.compression = compression; self.brisque = brisque
-        self.composition = composition; self.faces = faces; self.eyes = eyes; self.smile = smile
+        self.composition = composition; self.resolution = resolution; self.faces = faces; self.eyes = eyes; self.smile = smile
     }
 }
 

@@ -15,6 +15,7 @@ public enum ScoreWords {
         let c = s.components, m = s.measures
         var faults: [String] = []
         var good: [String] = []
+        if let r = c.resolution, r < 0.5 { faults.append("too small to share (\(Int(m["long_side"] ?? 0)) px)") }
         let motionBlurred = c.motion < 0.6 && c.sharpness < 0.7
         if motionBlurred { faults.append("motion-blurred") }
         else if c.sharpness < 0.35 { faults.append("blurry") }
