@@ -35,7 +35,7 @@ struct FileProbe {
     /// photo without an extension is found, but a non-media file with another extension is not
     /// reported as a problem.
     static let mediaExtensions = Set(["jpg", "jpeg", "jpe", "jfif", "png", "heic", "heif", "hif",
-                                      "mp4", "m4v", "mov", "qt"]).union(MediaFormat.rawExtensions)
+                                      "mp4", "m4v", "mov", "qt"]).union(MediaFormat.rawExtensions).union(MediaFormat.tiffExtensions)
 
     /// Companions that sit beside photos (sidecars of other tools, notes, documents): never opened.
     static let knownOtherExtensions: Set<String> = ["xmp", "aae", "thm", "txt", "md", "json", "pdf", "xml", "html",
