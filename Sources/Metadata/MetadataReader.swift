@@ -92,6 +92,16 @@ public enum MetadataReader {
         case .raw:
             m = try RAWReader.read(source)
             m.rawType = rawType(fileName) ?? (head.count >= 12 && head[8..<12].elementsEqual("crx ".utf8) ? "cr3" : nil)
+            // LibRaw gives no IPTC or XMP: a TIFF-based raw (NEF, CR2, ARW, DNG) carries them in
+            // its first directory, as a TIFF does (Nikon's IPTC presets, a tool's keywords).
+            if RAWReader.isTIFF(head), let tags = TIFFReader.annotations(source) {
+                xmp = tags.xmp
+                tags.iptc?.apply(to: &m)
+            }
+        }
+        if format == .jpeg || format == .tiff || format == .raw {
+            // An AFCP trailer's IPTC fills what the file's own IPTC left empty.
+            AFCP.iptc(source).flatMap(IPTC.parse(iim:))?.apply(to: &m, underneath: true)
         }
         merge(&m, exif: exif, xmp: xmp, now: now)
         if m.takenAt == nil { m.takenAt = FileNameDate.parse(fileName).flatMap { $0.isPlausible(now: now) ? $0 : nil } }

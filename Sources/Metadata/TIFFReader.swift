@@ -13,9 +13,7 @@ enum TIFFReader {
         }
         try checkPixelBudget(width: Int(w), height: Int(h))
         var m = MediaMetadata(format: .tiff, pixelWidth: Int(w), pixelHeight: Int(h))
-        let xmp = tiff.bytes(UInt32(TIFFTAG_XMLPACKET), limit: XMP.maximumSize).flatMap(XMP.properties).map(XMP.fields)
-        let iptc = tiff.bytes(UInt32(TIFFTAG_RICHTIFFIPTC), limit: IPTC.maximumSize).flatMap(IPTC.parse(iim:))
-            ?? tiff.bytes(UInt32(TIFFTAG_PHOTOSHOP), limit: IPTC.maximumSize).flatMap { IPTC.parse(photoshop: IPTC.photoshopSignature + $0) }
+        let (xmp, iptc) = annotations(tiff)
         var exif = EXIFFields()
         if let o = tiff.uint16(UInt32(TIFFTAG_ORIENTATION)), (1...8).contains(Int(o)) { exif.orientation = Int(o) }
         exif.make = tiff.text(UInt32(TIFFTAG_MAKE))
@@ -35,15 +33,26 @@ enum TIFFReader {
         }
         if let gpsOffset, TIFFReadGPSDirectory(tiff.handle, gpsOffset) == 1 { exif.gps = gps(tiff) }
         m.orientation = exif.orientation ?? 1
-        // IPTC-IIM under EXIF and XMP, as in a JPEG (`MetadataReader.merge`).
-        if let iptc {
-            m.takenAt = iptc.takenAt
-            m.city = iptc.city
-            m.country = iptc.country
-            m.keywords = iptc.keywords.isEmpty ? nil : XMP.deduplicated(iptc.keywords)
-        }
+        iptc?.apply(to: &m)
         return (m, exif == EXIFFields() ? nil : exif, xmp)
     }
+
+    /// What a person wrote into the first directory: XMP (tag 700) and IPTC-IIM (tag 33723, else
+    /// the IPTC resource of Photoshop's tag 34377).
+    static func annotations(_ tiff: TIFFFile) -> (xmp: XMPFields?, iptc: IPTCFields?) {
+        let xmp = tiff.bytes(UInt32(TIFFTAG_XMLPACKET), limit: XMP.maximumSize).flatMap(XMP.properties).map(XMP.fields)
+        let iptc = tiff.bytes(UInt32(TIFFTAG_RICHTIFFIPTC), limit: IPTC.maximumSize).flatMap(IPTC.parse(iim:))
+            ?? tiff.bytes(UInt32(TIFFTAG_PHOTOSHOP), limit: IPTC.maximumSize).flatMap { IPTC.parse(photoshop: IPTC.photoshopSignature + $0) }
+        return (xmp, iptc)
+    }
+
+    /// `annotations` of any TIFF-structured file (a camera raw file); nil when libtiff cannot
+    /// open it, which says nothing about the file (LibRaw reads it).
+    static func annotations(_ source: ByteSource) -> (xmp: XMPFields?, iptc: IPTCFields?)? {
+        guard let tiff = try? TIFFFile(source, name: "the raw file") else { return nil }
+        return annotations(tiff)
+    }
+
 
     /// DateTimeOriginal, else DateTimeDigitized, each with its sub-seconds and offset.
     private static func captureDate(_ tiff: TIFFFile, fallbackOffset: String?) -> CaptureDate? {
