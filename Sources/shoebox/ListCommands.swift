@@ -25,7 +25,7 @@ struct List: ParsableCommand {
     @Option(help: "Only photos taken at this place (city, country, or \"City, Country\").")
     var place: String?
 
-    @Option(help: "Only photos of this person.")
+    @Option(help: ArgumentHelp("Only photos of this person: a name, or an id as `people list` prints it (p3).", valueName: "name|id"))
     var person: String?
 
     @Option(help: "Only this kind: photo, screenshot or video.")
