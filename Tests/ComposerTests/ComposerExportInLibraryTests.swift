@@ -26,6 +26,7 @@ final class ComposerExportInLibraryTests: XCTestCase {
     func testExportWithoutOInsideTheLibrarySavesIntoCollages() throws {
         let c = try Composing.library()
         try c.ok(["add", "wide.jpg", "tall.png"])
+        _ = try c.cli.json(["analyze"])
         let r = try Self.export(in: c.root)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("inside the library"), r.stderr)
@@ -36,6 +37,10 @@ final class ComposerExportInLibraryTests: XCTestCase {
         // Nothing was written loose in the library's folder, and the draft is cleared.
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: c.root.path).contains { $0.hasPrefix("Story ") })
         XCTAssertEqual(try c.draft().count, 0)
+        // The saved story is analysed when saved: tidy does not nag about it (issue 32).
+        let story = try XCTUnwrap(try c.cli.assetsByPath()["Collages/\(collages[0])"])
+        XCTAssertEqual(story["analyzed"] as? Bool, true)
+        XCTAssertFalse(try c.cli.run(["tidy", "status"]).stderr.contains("not analysed"))
 
         // From outside the library, the file goes into the current folder as before.
         try c.ok(["add", "wide.jpg"])
