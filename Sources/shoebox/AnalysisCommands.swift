@@ -104,7 +104,7 @@ struct PeopleCommand: ParsableCommand {
         @Argument(help: "The name") var name: String
 
         func run() throws {
-            try changePerson(options, output, { try People.name(person, as: name, in: $0) }) { "\($0.id) is now \($0.name ?? name) (\($0.photoCount) photos)" }
+            try changePerson(options, output, { try People.name(person, as: name, in: $0) }) { "\($0.id) is now \($0.name ?? name) (\(counted($0.photoCount, "photo")))" }
         }
     }
 

@@ -110,7 +110,7 @@ struct Rebuild: ParsableCommand {
                 try output.print(RebuildReportJSON(report))
             } else {
                 let fromIndex = report.sidecarsFromIndex
-                Terminal.out("Rebuilt the index from \(report.sidecars) sidecars"
+                Terminal.out("Rebuilt the index from \(counted(report.sidecars, "sidecar"))"
                              + (fromIndex > 0 ? " (\(fromIndex) of them written again from the old index: missing or not valid)." : "."))
                 try ScanOutput.print(report.scan, output: nil, verbose: false)
             }

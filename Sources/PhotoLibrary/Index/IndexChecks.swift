@@ -102,7 +102,7 @@ struct IndexMatchesDiskCheck: DoctorCheck {
     func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
         let d = try context.shared(IndexAgainstDisk.init)
         if d.unindexed + d.changed + d.vanished == 0 {
-            return [.ok("index", "\(d.indexed) files indexed, matching the disk")]
+            return [.ok("index", "\(counted(d.indexed, "file")) indexed, matching the disk")]
         }
         return [.problem("index", "\(d.unindexed) files not indexed, \(d.changed) changed, \(d.vanished) vanished since the last scan",
                          fix: context.scanCommand)]
