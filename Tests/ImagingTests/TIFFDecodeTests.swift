@@ -63,4 +63,24 @@ struct TIFFDecodeTests {
             #expect(!e.description.contains("\n") && e.description.contains("cut.tif"))
         }
     }
+
+    @Test("a 100-megapixel TIFF, in strips or deflate tiles, decodes in bands without the full image in memory")
+    func hundredMegapixels() throws {
+        let noise = dir.appendingPathComponent("noise.v"), grey = dir.appendingPathComponent("grey.v")
+        try Fixtures.run("vips", ["gaussnoise", noise.path, "12000", "8400", "--mean", "128", "--sigma", "30"])
+        try Fixtures.run("vips", ["cast", noise.path, grey.path, "uchar"])
+        let strips = dir.appendingPathComponent("big.tif"), tiles = dir.appendingPathComponent("tiles.tif")
+        try Fixtures.run("vips", ["bandjoin", "\(grey.path) \(grey.path) \(grey.path)", strips.path])
+        try Fixtures.run("vips", ["copy", strips.path, tiles.path + "[compression=deflate,tile,tile-width=256,tile-height=256]"])
+        try? FileManager.default.removeItem(at: noise)
+        for url in [strips, tiles] {
+            let p = try Fixtures.probe(url, .tiff)
+            #expect(p.width == 1000 && p.height == 700 && p.source == "boxReduced(factor:12)", "\(url.lastPathComponent)")
+            // The whole image is 302 MB of RGB (403 MB as libtiff's RGBA): measured 67–75 MiB.
+            #expect(p.peakMiB < 120, "\(url.lastPathComponent): peak RSS \(p.peakMiB) MiB")
+        }
+        try? FileManager.default.removeItem(at: strips)
+        try? FileManager.default.removeItem(at: tiles)
+    }
+
 }
