@@ -43,6 +43,9 @@ let package = Package(
                        providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CIptcData", pkgConfig: "libiptcdata",
                        providers: [.apt(["libiptcdata0-dev"])]),
+        // TIFF images (scans, exports from editors): tags for Metadata, pixels for Imaging.
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4",
+                       providers: [.apt(["libtiff-dev"])]),
         // Colour management (ICC and nclx profiles to sRGB) and video poster frames, for Imaging.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
                        providers: [.apt(["liblcms2-dev"])]),
@@ -67,12 +70,12 @@ let package = Package(
         .target(name: "CConfinedSQLite", dependencies: ["CShoeboxSystem"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // Reads what a file says about itself: format, dimensions, dates, GPS, people.
-        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData"]),
+        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData", "CTIFF"]),
 
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.
         .target(name: "Imaging", dependencies: ["Metadata", "CTurboJPEG", "CPNG", "CHeif", "CLCMS2", "CFFmpeg", "CImageOps",
-                                                 "CStreamDecode"]),
+                                                 "CStreamDecode", "CTIFF"]),
         // OpenCV's area resize and pHash behind a C header (OpenCV's C++ headers do not import
         // into Swift). Debian keeps them under /usr/include/opencv4, outside the default path:
         // unsafeFlags are accepted in the root package and in a path dependency (Fuzz/). Not

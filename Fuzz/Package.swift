@@ -22,6 +22,7 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("DateText", "Metadata"),
     ("MetadataReader", "Metadata"),
     ("RAW", "Metadata"),
+    ("TIFF", "Imaging"),
     ("ImageDecoder", "Imaging"),
     ("TrashInfo", "PhotoLibrary"),
     ("Sidecar", "PhotoLibrary"),

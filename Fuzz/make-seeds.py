@@ -391,6 +391,16 @@ if os.path.exists(pidng):
             if subprocess.run([pidng, "scripts/make-dng", photo, dng, *preview, *tags], capture_output=True).returncode == 0:
                 put("RAW", read(dng), "dng")
 put("RAW", b"II*\0\x08\0\0\0" + b"\0" * 64, "tiff")
+
+# TIFF: the repository's real TIFF, and small ones ImageMagick writes in the layouts libtiff's
+# RGBA interface handles differently (strips, tiles, 16-bit, grey, palette, CMYK, alpha, JPEG-in-TIFF).
+put("TIFF", read("test-data/photos/coffee.tif"), "coffee")
+for i, options in enumerate([[], ["-define", "tiff:tile-geometry=16x16"], ["-depth", "16"], ["-colorspace", "Gray"],
+                             ["-type", "Palette"], ["-colorspace", "CMYK"], ["-alpha", "on"], ["-compress", "jpeg"],
+                             ["-compress", "lzw", "-define", "tiff:rows-per-strip=4"]]):
+    made = subprocess.run(["convert", "test-data/photos/coffee.jpg", "-resize", "40x", *options, "tiff:-"], capture_output=True)
+    if made.returncode == 0:
+        put("TIFF", made.stdout, f"layout{i}")
 put("RAW", b"\0\0\0\x18ftypcrx \0\0\0\x01crx isom" + b"\0\0\0\x08moov", "cr3")
 
 # From the scratch library Shoebox itself wrote.

@@ -1,4 +1,5 @@
 // Helpers shared by the fuzz targets (the FuzzSupport module of Fuzz/Package.swift).
+import Glibc
 import Metadata
 
 /// Runs a metadata reader. A thrown MetadataError is a correct answer when its message is what a
@@ -15,4 +16,20 @@ public func reading<T>(_ body: () throws -> T) -> T? {
     } catch {
         preconditionFailure("not a MetadataError: \(error)")
     }
+}
+
+/// The input in an unlinked temporary file, as the pipeline hands decoders a descriptor
+/// (memfd_create does not import into Swift). The caller closes it.
+public func temporaryFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    var template = Array("/tmp/shoebox-fuzz-XXXXXX".utf8CString)
+    let fd = mkstemp(&template)
+    precondition(fd >= 0, "mkstemp failed")
+    unlink(template)
+    var written = 0
+    while written < size {
+        let n = write(fd, data + written, size - written)
+        precondition(n > 0, "write to the temporary file failed")
+        written += n
+    }
+    return fd
 }

@@ -6,6 +6,7 @@
 // does not import into Swift). A thrown ImagingError is a correct
 // answer when it is one line; limits are small so that a declared size cannot exhaust the
 // fuzzer's 2 GiB.
+import FuzzSupport
 import Glibc
 import Imaging
 import Metadata
@@ -16,17 +17,8 @@ let fuzzLimits = DecodeLimits(maxPixels: 16_000_000, maxFileBytes: 16 << 20)
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     guard let format = MetadataReader.sniff(Array(bytes.prefix(4096)), fileName: "fuzz.dng") else { return 0 }
-    var template = Array("/tmp/shoebox-fuzz-XXXXXX".utf8CString)
-    let fd = mkstemp(&template)
-    precondition(fd >= 0, "mkstemp failed")
-    unlink(template)
+    let fd = temporaryFile(data, size)
     defer { close(fd) }
-    var written = 0
-    while written < size {
-        let n = write(fd, data + written, size - written)
-        precondition(n > 0, "write to the temporary file failed")
-        written += n
-    }
     do {
         let decoded = try ImageDecoder.decode(fileDescriptor: fd, name: "fuzz", format: format, minLongSide: 256,
                                               limits: fuzzLimits)

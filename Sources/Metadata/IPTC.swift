@@ -10,6 +10,25 @@ struct IPTCFields: Equatable {
     var keywords: [String] = []
 }
 
+extension IPTCFields {
+    /// Into a reader's metadata, under EXIF and XMP (`MetadataReader.merge` lets them override it);
+    /// `underneath` only fills what is empty (an AFCP trailer's beneath the file's own IPTC).
+    func apply(to m: inout MediaMetadata, underneath: Bool = false) {
+        let keywords = keywords.isEmpty ? nil : XMP.deduplicated(keywords)
+        if underneath {
+            m.takenAt = m.takenAt ?? takenAt
+            m.city = m.city ?? city
+            m.country = m.country ?? country
+            m.keywords = m.keywords ?? keywords
+        } else {
+            m.takenAt = takenAt
+            m.city = city
+            m.country = country
+            m.keywords = keywords
+        }
+    }
+}
+
 /// IPTC-IIM through libiptcdata: news agencies' and older photo tools' captions, dates and places,
 /// which many libraries (Lightroom, Photo Mechanic, digiKam) still write beside or instead of XMP.
 enum IPTC {

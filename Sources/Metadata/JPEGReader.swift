@@ -51,12 +51,7 @@ enum JPEGReader {
         }
         m.orientation = exif?.orientation ?? 1
         // IPTC-IIM comes after EXIF and XMP (`MetadataReader.merge` lets them override it).
-        if let iptc = h.photoshop.flatMap(IPTC.parse(photoshop:)) {
-            m.takenAt = iptc.takenAt
-            m.city = iptc.city
-            m.country = iptc.country
-            m.keywords = iptc.keywords.isEmpty ? nil : XMP.deduplicated(iptc.keywords)
-        }
+        h.photoshop.flatMap(IPTC.parse(photoshop:))?.apply(to: &m)
         return (m, exif, xmp)
     }
 

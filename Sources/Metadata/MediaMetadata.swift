@@ -8,11 +8,16 @@ public enum MediaFormat: String, Codable, Sendable, CaseIterable {
     case jpeg, png, heic, mp4, mov
     /// A camera raw file (DNG, CR2, CR3, NEF, ARW, RAF, RW2, ORF: `MediaMetadata.rawType` says which).
     case raw
+    /// A TIFF image that is not a camera raw file (scans, editors' exports): `.tif`, `.tiff`.
+    case tiff
 
     public var isVideo: Bool { self == .mp4 || self == .mov }
 
     /// Lower-case extensions of the camera raw formats Shoebox indexes.
     public static var rawExtensions: Set<String> { RAWReader.extensions }
+
+    /// Lower-case extensions a plain TIFF is indexed under.
+    public static var tiffExtensions: Set<String> { MetadataReader.tiffExtensions }
 }
 
 /// Where a capture time came from, most trustworthy first: EXIF's capture dates

@@ -48,11 +48,23 @@ public enum MetadataReader {
         return nil
     }
 
-    /// `sniff`, and a TIFF-based camera raw file (DNG, CR2, NEF, ARW) by its TIFF header and its
-    /// name's extension: a plain TIFF image is not indexed.
+    /// Extensions of plain TIFF images; a TIFF header under another extension (a raw format
+    /// Shoebox does not read: PEF, NRW, ERF …) is not taken for one.
+    static let tiffExtensions: Set<String> = ["tif", "tiff"]
+
+    /// `sniff`, and the TIFF family by its header and the name's extension: a TIFF-based camera
+    /// raw file (DNG, CR2, NEF, ARW) by a raw extension, a plain TIFF (or BigTIFF) by `.tif`,
+    /// `.tiff` or none.
     public static func sniff(_ head: [UInt8], fileName: String) -> MediaFormat? {
         if let format = sniff(head) { return format }
-        return RAWReader.isTIFF(head) && RAWReader.extensions.contains(rawType(fileName) ?? "") ? .raw : nil
+        if RAWReader.isTIFF(head) && RAWReader.extensions.contains(rawType(fileName) ?? "") { return .raw }
+        guard RAWReader.isTIFF(head) || isBigTIFF(head) else { return nil }
+        let ext = (fileName as NSString).pathExtension.lowercased()
+        return ext.isEmpty || tiffExtensions.contains(ext) ? .tiff : nil
+    }
+
+    static func isBigTIFF(_ head: [UInt8]) -> Bool {
+        head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
     }
 
     /// The lower-case extension of `fileName` when it is a raw format's.
@@ -75,10 +87,21 @@ public enum MetadataReader {
         case .jpeg: (m, exif, xmp) = try JPEGReader.read(source)
         case .png: (m, exif, xmp) = try PNGReader.read(source)
         case .heic: (m, exif, xmp) = try HEIFReader.read(source)
+        case .tiff: (m, exif, xmp) = try TIFFReader.read(source)
         case .mp4, .mov: m = try ISOBMFF.readVideo(source, format: format)
         case .raw:
             m = try RAWReader.read(source)
             m.rawType = rawType(fileName) ?? (head.count >= 12 && head[8..<12].elementsEqual("crx ".utf8) ? "cr3" : nil)
+            // LibRaw gives no IPTC or XMP: a TIFF-based raw (NEF, CR2, ARW, DNG) carries them in
+            // its first directory, as a TIFF does (Nikon's IPTC presets, a tool's keywords).
+            if RAWReader.isTIFF(head), let tags = TIFFReader.annotations(source) {
+                xmp = tags.xmp
+                tags.iptc?.apply(to: &m)
+            }
+        }
+        if format == .jpeg || format == .tiff || format == .raw {
+            // An AFCP trailer's IPTC fills what the file's own IPTC left empty.
+            AFCP.iptc(source).flatMap(IPTC.parse(iim:))?.apply(to: &m, underneath: true)
         }
         merge(&m, exif: exif, xmp: xmp, now: now)
         if m.takenAt == nil { m.takenAt = FileNameDate.parse(fileName).flatMap { $0.isPlausible(now: now) ? $0 : nil } }
@@ -92,8 +115,9 @@ public enum MetadataReader {
         case .jpeg: return JPEGReader.incompleteness(source)
         case .png: return PNGReader.incompleteness(source)
         case .heic, .mp4, .mov: return ISOBMFF.incompleteness(source, format: format)
-        // LibRaw opened it; makers' containers have no common end to check.
-        case .raw: return nil
+        // LibRaw opened it; makers' containers have no common end to check. A TIFF's strips may
+        // lie anywhere: its decode says when they are not all there.
+        case .raw, .tiff: return nil
         }
     }
 

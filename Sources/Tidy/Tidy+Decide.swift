@@ -60,6 +60,7 @@ extension Tidy {
     @discardableResult
     package func undo(in session: inout TidySession) throws -> TidyState.Change {
         guard let last = session.state.log.last else {
+            if session.state.continues != nil { throw TidyError.undoPastFilter }
             throw session.state.earlier == nil ? TidyError.nothingToUndo : TidyError.undoPastKept
         }
         guard session.state.log.count > session.state.undoFloor else { throw TidyError.undoPastEmpty }

@@ -122,8 +122,10 @@ extension Tidy {
     public static func start(_ session: LibrarySession, _ filter: TidyFilter) throws -> TidySnapshot {
         try session.write { locked in
             let tidy = Tidy(locked)
-            if var replaced = try? tidy.store.loadState() { try tidy.recover(&replaced) }
-            var review = try tidy.start(filter)
+            var replaced = try? tidy.store.loadState()
+            if var r = replaced { try tidy.recover(&r); replaced = r }
+            // The review goes on over another list: what it reviewed and emptied still counts.
+            var review = try tidy.start(filter, goingOnFrom: replaced)
             return try tidy.snapshot(&review, saving: true)
         }
     }

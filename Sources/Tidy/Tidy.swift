@@ -104,11 +104,12 @@ public struct Tidy {
 
     /// A new session over `filter`: the candidates as the index has them now, similar shots
     /// grouped, frozen into a list. Decisions already made stay on the assets.
-    package func start(_ filter: TidyFilter) throws -> TidySession {
+    package func start(_ filter: TidyFilter, goingOnFrom previous: TidyState? = nil) throws -> TidySession {
         let keys = try index.similarityKeys(matching: filter.query(now: now))
         let items = TidyItem.items(keys, groups: SimilarShots.groups(keys))
-        let state = TidyState(session: AssetID().rawValue, filter: filter, startedAt: now,
+        var state = TidyState(session: AssetID().rawValue, filter: filter, startedAt: now,
                               items: items.count, totalAssets: keys.count)
+        if let previous { state.goOn(from: previous) }
         try store.start(state, items: items)
         return TidySession(state: state, list: try store.loadList(of: state))
     }

@@ -45,6 +45,12 @@ public enum TidyError {
         ShoeboxError(.invalidArgument, "nothing more to undo: a session keeps its last \(TidyState.undoDepth) changes")
     }
 
+    /// A filter change starts a new list: the decisions made over the old one stay.
+    static var undoPastFilter: ShoeboxError {
+        ShoeboxError(.invalidArgument, "nothing to undo since the filter changed: the decisions made before it stay on their photos",
+                     remedy: TidyRemedy.listMarked)
+    }
+
     static var undoPastEmpty: ShoeboxError {
         ShoeboxError(.invalidArgument, "nothing to undo since the marked photos were emptied: those files are in Recently Deleted",
                      remedy: TidyRemedy.restoreEmptied)

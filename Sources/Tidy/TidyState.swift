@@ -35,6 +35,10 @@ public struct TidyState: Codable, Equatable, Sendable {
     /// Brief 004's `sessionStats`: what `tidy empty` moved in this session.
     public var removed: Int
     public var freedBytes: Int64
+    /// The sessions this one goes on from (a filter change starts a new list, not a new review:
+    /// issue 32's "0 photos reviewed this session" after one), most recent last: their marks were
+    /// counted already. nil for a session started afresh.
+    public var continues: [String]?
 
     /// One step: a decision on a session item (or on any asset by id), an `unmark`, or an `empty`.
     public struct Change: Codable, Equatable, Sendable {
@@ -84,7 +88,8 @@ public struct TidyState: Codable, Equatable, Sendable {
         var seen = Set<AssetID>()
         for change in log {
             for m in change.marks {
-                if seen.insert(m.id).inserted, earlier != nil, m.from?.session == session { touchedBefore.insert(m.id) }
+                if seen.insert(m.id).inserted, earlier != nil, let from = m.from?.session,
+                   from == session || continues?.contains(from) == true { touchedBefore.insert(m.id) }
                 if change.kind == .decide, m.to?.decision != nil { decided.insert(m.id) }
             }
         }
@@ -106,6 +111,21 @@ public struct TidyState: Codable, Equatable, Sendable {
         earlier = Earlier(changes: (earlier?.changes ?? 0) + dropped, reviewed: 0)
         let inLog = reviewedInLog
         earlier?.reviewed = before - inLog  // the count stays what it was
+    }
+
+    /// Longest chain of sessions `continues` remembers (a mark older than that, decided again,
+    /// would count twice: after 50 filter changes in one review).
+    static let continuesDepth = 50
+
+    /// A new session's state going on from `previous`: its reviewed count, what its `empty`s
+    /// moved, and the sessions it went on from; not its undo log (the list changed).
+    mutating func goOn(from previous: TidyState) {
+        // A session that changed nothing leaves nothing to carry (and `earlier` counts changes).
+        guard previous.earlier != nil || !previous.log.isEmpty else { return }
+        earlier = Earlier(changes: (previous.earlier?.changes ?? 0) + previous.log.count, reviewed: previous.reviewed)
+        removed = previous.removed
+        freedBytes = previous.freedBytes
+        continues = Array(((previous.continues ?? []) + [previous.session]).suffix(Self.continuesDepth))
     }
 
     /// Where `undo` may not go back past: the last `empty` (its files left the library).
@@ -151,6 +171,9 @@ public struct TidyState: Codable, Equatable, Sendable {
               positionAssets >= 0, positionAssets <= totalAssets else { throw fail("position \(position) of \(items) items") }
         guard removed >= 0, freedBytes >= 0 else { throw fail("negative statistics") }
         if let earlier, earlier.changes < 1 || earlier.reviewed < 0 { throw fail("negative statistics") }
+        if let continues, continues.count > Self.continuesDepth || !continues.allSatisfy(Self.isValidSession) {
+            throw fail("the sessions it goes on from are not session ids")
+        }
         for c in log {
             guard c.item.map({ $0 >= 0 && $0 < items }) ?? true, c.positionBefore >= 0, c.positionBefore <= items,
                   c.positionAssetsBefore >= 0, c.positionAssetsBefore <= totalAssets else { throw fail("a change outside the list") }

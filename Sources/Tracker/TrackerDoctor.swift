@@ -26,9 +26,9 @@ package struct TrackerDoctor: DoctorCheck {
         var out: [DoctorReport.Check] = []
         let d = loaded.data
         if loaded.problems.isEmpty {
-            out.append(.init(name: name, status: .ok, detail: "\(d.projects.count) projects, \(d.miniatures.count) miniatures, \(d.recipes.count) recipes, \(d.photos.count) photos; every reference holds", fix: nil))
+            out.append(.init(name: name, status: .ok, detail: "\(counted(d.projects.count, "project")), \(counted(d.miniatures.count, "miniature")), \(counted(d.recipes.count, "recipe")), \(counted(d.photos.count, "photo")); every reference holds", fix: nil))
         } else {
-            out.append(.init(name: name, status: .problem, detail: "\(loaded.problems.count) finding(s) in \(TrackerStore.path): " + loaded.problems.prefix(3).map(\.message).joined(separator: "; "), fix: nil))
+            out.append(.init(name: name, status: .problem, detail: "\(counted(loaded.problems.count, "finding")) in \(TrackerStore.path): " + loaded.problems.prefix(3).map(\.message).joined(separator: "; "), fix: nil))
         }
         let named = Set(d.photos.map(\.file))
         var stray: [String] = []

@@ -227,4 +227,3 @@ func changePerson(_ options: LibraryOptions, _ output: JSONOutput, _ change: (Li
 }
 
 /// "1 photo", "15 photos".
-private func counted(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

@@ -1,3 +1,4 @@
+import Analysis
 import ArgumentParser
 import Composer
 import Foundation
@@ -8,7 +9,8 @@ struct ComposeExport: ParsableCommand {
         commandName: "export", abstract: "Write the story: one 1080×1920 HEIC of the draft's photos, top to bottom.",
         discussion: """
             Without -o, "Story yyyy-MM-dd HH.mm.ss.heic" in the current folder (" (2)"… when \
-            taken). -o FILE never replaces anything: a file or link there is an error. --save \
+            taken); run inside the library, it is saved into Collages/ instead (as --save). \
+            -o FILE never replaces anything: a file or link there is an error. --save \
             puts it into the library instead (Collages/, indexed as a photo); with -o as well, \
             both. The draft is cleared once the story is written.
             """)
@@ -21,10 +23,16 @@ struct ComposeExport: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            let session = try options.session()
+            // The README's `cd ~/Pictures` puts the current folder inside the library, where no file
+            // is written outside the index's knowledge: the story goes into Collages/ (issue 32).
+            let inLibrary = output == nil && !save && Self.isInside(cwd, session.library.root)
+            if inLibrary { Terminal.message("The current folder is inside the library: the story is saved into Collages/ (-o FILE writes one elsewhere).") }
             let destination: StoryExport.Destination = output.map { .file(URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL.path) }
-                ?? (save ? .nowhere : .defaultName(inFolder: cwd.path))
-            let done = try StoryExport.run(try options.session(), to: destination, save: save, note: { Terminal.message($0) })
+                ?? (save || inLibrary ? .nowhere : .defaultName(inFolder: cwd.path))
+            let done = try StoryExport.run(session, to: destination, save: save || inLibrary, note: { Terminal.message($0) })
             let (file, saved, entries) = (done.file, done.saved, done.entries)
+            saved.map { SavedPhoto.analyse($0.id, in: session) }
             if json.json {
                 return try json.print(ComposeExportJSON(file: file, saved: saved, size: done.size, photos: entries.map(\.asset.id)))
             }
@@ -33,5 +41,21 @@ struct ComposeExport: ParsableCommand {
             if let saved { Terminal.out("Saved \(displayPath(saved.path)) into the library as \(saved.id) (1080×1920 HEIC, \(size))") }
             Terminal.message("The composer draft is cleared.")
         }
+    }
+
+    /// `folder` is the library's root or under it, links resolved (the confined layer checks
+    /// again whatever is written; this only chooses the default).
+    static func isInside(_ folder: URL, _ root: URL) -> Bool {
+        let f = folder.resolvingSymlinksInPath().standardizedFileURL.path, r = root.resolvingSymlinksInPath().standardizedFileURL.path
+        return f == r || f.hasPrefix(r.hasSuffix("/") ? r : r + "/")
+    }
+}
+
+/// A collage or story just saved into Collages/ is a photo of the library: analysed at once, so
+/// that it has its thumbnails and score and `tidy` does not say "1 photo not analysed yet" on
+/// every command (issue 32). Best-effort: a failure leaves it to the next `analyze` or `watch`.
+enum SavedPhoto {
+    static func analyse(_ id: AssetID, in session: LibrarySession) {
+        _ = try? Analysis.run(session, ids: [id], wait: false)
     }
 }

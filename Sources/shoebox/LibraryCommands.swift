@@ -81,7 +81,12 @@ enum ScanOutput {
         parts += ["\(r.removed) removed", "\(r.unchanged) unchanged", "\(r.failed.count) failed"]
         var line = "Scan: " + parts.joined(separator: ", ")
         if r.duplicates > 0 { line += "; \(r.duplicates) duplicate\(r.duplicates == 1 ? "" : "s") of other files" }
-        if !r.skipped.isEmpty && !verbose { line += "; \(r.skipped.count) skipped (--verbose lists them)" }
+        // Everything left alone is counted by kind, so a folder of GIFs or TIFFs under another
+        // name is never "0 failed" and nothing else (issue 32).
+        let leftAlone = r.skipped + r.notIndexed
+        if !leftAlone.isEmpty {
+            line += "; \(leftAlone.count) skipped: \(FileProblem.kindsText(leftAlone))" + (verbose ? "" : " (--verbose lists them)")
+        }
         line += String(format: " (%.2f s, %@ read)", r.seconds, formatBytes(r.bytesRead))
         Terminal.out(line)
     }
@@ -105,7 +110,7 @@ struct Rebuild: ParsableCommand {
                 try output.print(RebuildReportJSON(report))
             } else {
                 let fromIndex = report.sidecarsFromIndex
-                Terminal.out("Rebuilt the index from \(report.sidecars) sidecars"
+                Terminal.out("Rebuilt the index from \(counted(report.sidecars, "sidecar"))"
                              + (fromIndex > 0 ? " (\(fromIndex) of them written again from the old index: missing or not valid)." : "."))
                 try ScanOutput.print(report.scan, output: nil, verbose: false)
             }

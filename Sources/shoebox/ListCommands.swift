@@ -25,7 +25,7 @@ struct List: ParsableCommand {
     @Option(help: "Only photos taken at this place (city, country, or \"City, Country\").")
     var place: String?
 
-    @Option(help: "Only photos of this person.")
+    @Option(help: ArgumentHelp("Only photos of this person: a name, or an id as `people list` prints it (p3).", valueName: "name|id"))
     var person: String?
 
     @Option(help: "Only this kind: photo, screenshot or video.")
@@ -254,10 +254,8 @@ struct Show: ParsableCommand {
             }
             if !a.keywords.isEmpty { rows.append(("keywords", a.keywords.joined(separator: ", "))) }
             if let s = a.score {
-                // The score with its reasons; the faces counted are those large enough to judge.
-                let detail = a.analysis.flatMap { $0.sha256 == a.sha256 ? $0.score : nil }
-                let faces = a.analysis?.faces.filter { !$0.isForgotten && $0.h >= 0.06 }.count ?? 0
-                let why = detail.map { " — " + ScoreWords.sentence($0, faces: faces) } ?? ""
+                // The score with its reasons.
+                let why = ScoreWords.sentence(of: a).map { " — " + $0 } ?? ""
                 rows.append(("score", String(format: "%.3f", s) + why))
             }
             Terminal.out(rows.map { $0.0.padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))

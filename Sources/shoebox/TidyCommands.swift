@@ -50,6 +50,9 @@ enum TidyText {
                 formatBytes(a.size).leftPadded(9), displayPath(a.path) + (a.kind == .video ? " (video)" : "") + mark].joined(separator: "  ")
     }
 
+    /// The item under review: each photo's line, and under it what a person deciding looks at —
+    /// its size in pixels and its score in words (issue 32: the web page showed them, the
+    /// terminal did not).
     static func item(_ current: TidyCurrent) -> String {
         if case .group(let g) = current.item, current.assets.count > 1 {
             let what = switch g.kind {
@@ -58,9 +61,26 @@ enum TidyText {
             case .similar: "Similar shots"
             }
             return "\(what), \(current.assets.count), best first:\n"
-                + current.assets.enumerated().map { "  \($0 + 1). " + line($1) }.joined(separator: "\n")
+                + current.assets.enumerated().map { "  \($0 + 1). " + line($1) + "\n       " + looks($1) }.joined(separator: "\n")
         }
-        return line(current.assets[0])
+        return line(current.assets[0]) + "\n  " + looks(current.assets[0])
+    }
+
+    /// What an undo took back, each decision with its own count (issue 32: a group's one keep
+    /// and seven deletes were "keep of 8 photos"): "Undone: keep of 1 photo, delete of 7 photos."
+    static func undone(_ change: TidyState.Change) -> String {
+        var counts: [(what: String, n: Int)] = []
+        for m in change.marks {
+            let what = change.kind == .unmark ? "unmark" : m.to?.decision.rawValue ?? "change"
+            if let i = counts.firstIndex(where: { $0.what == what }) { counts[i].n += 1 } else { counts.append((what, 1)) }
+        }
+        return "Undone: " + counts.map { "\($0.what) of \(plural($0.n, "photo"))" }.joined(separator: ", ") + "."
+    }
+
+    /// "4032×3024 — sharp, well exposed, one face" ("not analysed yet" in place of the words).
+    static func looks(_ a: Asset) -> String {
+        let size = a.width > 0 && a.height > 0 ? "\(a.width)×\(a.height)" : "size unknown"
+        return size + " — " + (ScoreWords.sentence(of: a) ?? (a.score == nil ? "not analysed yet" : "score without its reasons"))
     }
 
     /// The item under review and how far the session is, or what to do when it is through.

@@ -96,8 +96,7 @@ struct TidyUndo: ParsableCommand {
             if output.json {
                 return try output.print(Undone(undone: change.marks.map(\.id.rawValue), next: after.item, status: TidyStatusJSON(after.status)))
             }
-            let what = change.marks.first?.to?.decision.rawValue ?? "change"
-            Terminal.message("Undone: \(what) of \(TidyText.plural(change.marks.count, "photo")).")
+            Terminal.message(TidyText.undone(change))
             if let current = after.current { Terminal.out(TidyText.item(current)); Terminal.message(TidyText.progress(after.status)) }
         }
     }
@@ -125,7 +124,7 @@ struct TidyFilterCommand: ParsableCommand {
             let status = try Tidy.start(session, TidyFilter(filter)!).status
             if output.json { return try output.print(TidyStatusJSON(status)) }
             Terminal.message("New session (\(status.filter)): \(TidyText.plural(status.total, "photo")) to review"
-                + (status.items < status.total ? " in \(TidyText.number(status.items)) items (similar shots come together)" : "") + ".")
+                + (status.items < status.total ? " in \(TidyText.plural(status.items, "item")) (similar shots come together)" : "") + ".")
             if status.total == 0 { Terminal.message(emptyMessage(status)) } else { TidyText.analysisHint(session) }
         }
     }

@@ -52,8 +52,8 @@ func describeProject(_ p: Project) -> String {
 }
 
 func describeMini(_ m: Miniature) -> String {
-    "\(m.id)  \(m.name) [\(m.type.rawValue)] \(m.progress.rawValue)" + (m.photo_ids.isEmpty ? "" : ", \(m.photo_ids.count) photo(s)")
-        + (m.recipe_ids.isEmpty ? "" : ", \(m.recipe_ids.count) recipe(s)")
+    "\(m.id)  \(m.name) [\(m.type.rawValue)] \(m.progress.rawValue)" + (m.photo_ids.isEmpty ? "" : ", " + counted(m.photo_ids.count, "photo"))
+        + (m.recipe_ids.isEmpty ? "" : ", " + counted(m.recipe_ids.count, "recipe"))
 }
 
 // MARK: Projects
@@ -64,7 +64,9 @@ struct TrackerProject: ParsableCommand {
         subcommands: [Add.self, List.self, Show.self, Update.self, Remove.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a project; prints it with its id.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a project; prints its id (stdout) and the project (stderr).",
+            discussion: "The id alone on stdout, so that `P=$(shoebox tracker project add …)` holds it; --json prints the project.")
         @OptionGroup var options: LibraryOptions
         @Option(help: "\"Age of Sigmar\", \"Warhammer 40K\" or \"Horus Heresy\" (also aos, 40k, hh).") var gameSystem: String
         @Option(help: "The army (required, non-empty).") var army: String
@@ -72,7 +74,12 @@ struct TrackerProject: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { p in "Created the project \(describeProject(p))" }) {
+            // The README promises the id (issue 32: a sentence was printed): the id on stdout, the
+            // sentence on stderr.
+            try changeTracker(options, output, line: { p in
+                Terminal.message("Created the project \(describeProject(p))")
+                return p.id
+            }) {
                 try $0.addProject(gameSystem: gameSystem, army: army, name: name)
             }
         }
@@ -140,7 +147,7 @@ struct TrackerProject: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the project \(r.id) with \(r.miniature_ids.count) miniature(s) and \(r.files_removed.count) photo file(s)." }) {
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the project \(r.id) with \(counted(r.miniature_ids.count, "miniature")) and \(counted(r.files_removed.count, "photo file"))." }) {
                 TrackerRemovalJSON(try $0.removeProject(id))
             }
         }
@@ -227,7 +234,7 @@ struct TrackerMini: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the miniature \(r.id) and \(r.files_removed.count) photo file(s)." }) {
+            try changeTracker(options, output, line: { (r: TrackerRemovalJSON) in "Deleted the miniature \(r.id) and \(counted(r.files_removed.count, "photo file"))." }) {
                 TrackerRemovalJSON(try $0.removeMini(id))
             }
         }

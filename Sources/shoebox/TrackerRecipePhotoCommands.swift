@@ -12,7 +12,7 @@ struct TrackerRecipe: ParsableCommand {
 
     static func describe(_ r: Recipe) -> String {
         "\(r.id)  \(r.name)" + (r.type.map { " [\($0.rawValue)]" } ?? "")
-            + " — \(r.steps.count) step(s), \(r.paints.count) paint(s), \(r.techniques.count) technique(s)"
+            + " — " + [counted(r.steps.count, "step"), counted(r.paints.count, "paint"), counted(r.techniques.count, "technique")].joined(separator: ", ")
     }
 
     struct Add: ParsableCommand {
@@ -101,7 +101,7 @@ struct TrackerRecipe: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
-            try changeTracker(options, output, line: { (result: TrackerRemovalJSON) in "Deleted the recipe \(result.id); unlinked from \(result.miniature_ids.count) miniature(s)." }) {
+            try changeTracker(options, output, line: { (result: TrackerRemovalJSON) in "Deleted the recipe \(result.id); unlinked from \(counted(result.miniature_ids.count, "miniature"))." }) {
                 TrackerRemovalJSON(try $0.removeRecipe(id))
             }
         }
@@ -212,7 +212,7 @@ struct TrackerExportCommand: ParsableCommand {
                                           miniatures: d.miniatures.count, recipes: d.recipes.count, photos: d.photos.count)
             try printTracker(shape, json, files.joined(separator: "\n"))
             if !json.json {
-                Terminal.message("Exported \(d.projects.count) project(s), \(d.miniatures.count) miniature(s), \(d.recipes.count) recipe(s) and \(d.photos.count) photo reference(s) to \(folder).")
+                Terminal.message("Exported \(counted(d.projects.count, "project")), \(counted(d.miniatures.count, "miniature")), \(counted(d.recipes.count, "recipe")) and \(counted(d.photos.count, "photo reference")) to \(folder).")
             }
         }
     }

@@ -23,8 +23,10 @@ struct JSONContractEndToEndTests {
     static let fileProblem: Set<String> = ["path", "reason", "still_being_written"]
     static let scanCounts: Set<String> = [
         "added", "updated", "moved", "returned", "removed", "unchanged", "duplicates", "failed", "skipped", "warnings",
-        "bytes_read", "seconds", "removed_from_albums",
+        "bytes_read", "seconds", "removed_from_albums", "not_indexed",
     ]
+    /// A file a scan left alone (issue 32).
+    static let notIndexed: Set<String> = ["path", "reason", "kind"]
     /// `albums_off` only when the file system has no symbolic links (never on the test's).
     static let scanOptional: Set<String> = ["albums_off"]
     static let albumSummary: Set<String> = ["name", "kind", "path", "count"]
@@ -63,6 +65,7 @@ struct JSONContractEndToEndTests {
         for list in ["failed", "skipped", "warnings"] {
             for problem in try array(report[list]) { expectKeys(problem, fileProblem, "\(shape).\(list)[]") }
         }
+        for file in try array(report["not_indexed"]) { expectKeys(file, notIndexed, "\(shape).not_indexed[]") }
     }
 
     @Test func theShapesOfAnalyzeAndPeople() throws {

@@ -60,7 +60,7 @@ struct ExiftoolAgreementTests {
                 let size = string("Composite:ImageSize") ?? ""
                 agree("size", size == "\(m.pixelWidth) \(m.pixelHeight)" || size == "\(m.pixelWidth)x\(m.pixelHeight)",
                       "\(m.pixelWidth)×\(m.pixelHeight) vs \(size)")
-            case .raw:
+            case .raw, .tiff:
                 agree("size", m.pixelWidth == int("EXIF:ImageWidth") && m.pixelHeight == int("EXIF:ImageHeight"),
                       "\(m.pixelWidth)×\(m.pixelHeight) vs \(r["EXIF:ImageWidth"] ?? "-")×\(r["EXIF:ImageHeight"] ?? "-")")
             case .mp4, .mov:

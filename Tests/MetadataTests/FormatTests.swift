@@ -27,10 +27,12 @@ struct FormatTests {
         // Canon CR3 is ISO-BMFF too, and may list isom: a camera raw file, never a video.
         #expect(MetadataReader.sniff(Self.ftyp("crx ", ["crx "])) == .raw, "Canon raw")
         #expect(MetadataReader.sniff(Self.ftyp("crx ", ["crx ", "isom"])) == .raw, "Canon raw listing isom")
-        // TIFF-based raws by their extension; a plain TIFF is not indexed.
+        // TIFF-based raws by their extension; a plain TIFF by .tif/.tiff (issue 32), not under
+        // another raw format's extension Shoebox does not read.
         let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + [UInt8](repeating: 0, count: 60)
         #expect(MetadataReader.sniff(tiff, fileName: "DSC_0001.NEF") == .raw)
-        #expect(MetadataReader.sniff(tiff, fileName: "scan.tif") == nil)
+        #expect(MetadataReader.sniff(tiff, fileName: "scan.tif") == .tiff)
+        #expect(MetadataReader.sniff(tiff, fileName: "IMGP0001.PEF") == nil)
         for box in ["moov", "mdat", "wide", "free"] {
             #expect(MetadataReader.sniff(Craft.be32(8) + Array(box.utf8) + [UInt8](repeating: 0, count: 56)) == .mov, "\(box)")
         }

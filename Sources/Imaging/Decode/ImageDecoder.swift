@@ -8,11 +8,11 @@ public enum ImageDecoder {
     ///   - name: only for messages.
     ///   - format: what `MetadataReader` sniffed (the index has it).
     ///   - minLongSide: the smallest long side any consumer needs (1024 for the large thumbnail):
-    ///     a JPEG is DCT-scaled, a PNG or HEIC box-reduced and a HEIC's thumbnail used as long as
+    ///     a JPEG is DCT-scaled, a PNG, TIFF or HEIC box-reduced and a HEIC's thumbnail used as long as
     ///     the result stays this long.
     ///     A camera raw file gives its embedded JPEG preview (source `.embeddedThumbnail`, full
     ///     size the sensor's), which may be smaller: raw data is not developed here.
-    ///   - orientation: EXIF orientation 1…8 of a JPEG, PNG or raw file, as `MediaMetadata`
+    ///   - orientation: EXIF orientation 1…8 of a JPEG, PNG, TIFF or raw file, as `MediaMetadata`
     ///     holds it; nil reads it from the file with `MetadataReader`. HEIC and movies ignore
     ///     it: libheif applies `irot`/`imir` itself and FFmpeg's display matrix is applied here,
     ///     so an EXIF tag inside them would turn the picture twice.
@@ -30,6 +30,9 @@ public enum ImageDecoder {
         case .heic:
             // libheif reads through the descriptor what it decodes (see HEIFFileReader).
             return try HEIFDecoder.decode(fd: fd, name: name, minLongSide: minLongSide, limits: limits)
+        case .tiff:
+            // libtiff reads through the descriptor, a band of rows at a time (see TIFFDecoder).
+            return try TIFFDecoder.decode(fd: fd, name: name, minLongSide: minLongSide, orientation: orientation, limits: limits)
         case .mp4, .mov:
             return try VideoFrameDecoder.decode(fd: fd, name: name, limits: limits)
         case .raw:

@@ -34,7 +34,7 @@ struct AlbumLinksCheck: DoctorCheck {
             return [.ok("symlinks", "supported; albums can be made"), .problem("albums", "\(error)")]
         }
         let albums: DoctorReport.Check = found.stale + found.dangling == 0
-            ? .ok("albums", "\(want.count) albums, every link resolves")
+            ? .ok("albums", "\(counted(want.count, "album")), every link resolves")
             : .problem("albums", "\(found.stale) album folders differ from the index, \(found.dangling) links lead nowhere", fix: context.scanCommand)
         return [.ok("symlinks", "supported; albums can be made"), albums] + foreignFindings(found, context)
     }

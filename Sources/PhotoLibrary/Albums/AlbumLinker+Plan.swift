@@ -21,9 +21,29 @@ extension AlbumLinker {
     }
 
     /// Every album as it should be now (user albums first, then generated ones).
+    /// In the order `album list` and the web app show them (issue 32: years, places and people
+    /// were interleaved in capture order): the user's albums, then years (oldest first), places,
+    /// people, screenshots and videos, each kind by name.
     public func desired() throws -> [AlbumFolder] {
         let paths = try presentPaths()
-        return UserAlbums(library: library).all().map { folder(for: $0, presentPaths: paths) } + (try generated())
+        let generated = try generated().enumerated().sorted { a, b in
+            let (ka, kb) = (Self.listingRank(a.element.kind), Self.listingRank(b.element.kind))
+            if ka != kb { return ka < kb }
+            let order = a.element.path.localizedStandardCompare(b.element.path)
+            return order == .orderedSame ? a.offset < b.offset : order == .orderedAscending
+        }.map(\.element)
+        return UserAlbums(library: library).all().map { folder(for: $0, presentPaths: paths) } + generated
+    }
+
+    static func listingRank(_ kind: AlbumFolder.Kind) -> Int {
+        switch kind {
+        case .user: 0
+        case .year: 1
+        case .place: 2
+        case .person: 3
+        case .screenshots: 4
+        case .videos: 5
+        }
     }
 
     /// Generated albums, in capture order. Duplicates and the video halves of Live Photos are

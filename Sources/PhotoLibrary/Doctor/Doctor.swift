@@ -36,6 +36,7 @@ extension Library {
         SidecarsMatchIndexCheck(),
         InterruptedJournalCheck(),
         UnindexableFilesCheck(),
+        NotIndexedFilesCheck(),
         ReadableFilesCheck(),
         InotifyLimitCheck(),
         DiskSpaceCheck(),

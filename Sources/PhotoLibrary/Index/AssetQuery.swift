@@ -20,7 +20,8 @@ public struct AssetQuery: Sendable {
     public var year: Int?
     /// City, country or "City, Country", case-insensitive.
     public var place: String?
-    /// A person's name (any case) or id (`p3`).
+    /// A person's name (case-insensitive), or a person's id as `people list` prints it ("p3"),
+    /// which also finds the photos of a person nobody named (issue 32).
     public var person: String?
     public var kind: AssetKind?
     /// Which states to list; present only unless asked.
@@ -105,15 +106,15 @@ public struct AssetQuery: Sendable {
             args += values
         }
         if let person {
-            // A name (the file's or a recognised person's), or a person's id (`p3`, as `people
-            // list` shows it) on a face that is not forgotten.
-            clauses.append("""
-                (EXISTS (SELECT 1 FROM json_each(asset.persons) WHERE value = ? COLLATE NOCASE) \
-                OR (analysis IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(asset.analysis, '$.faces') \
-                WHERE json_extract(value, '$.person') = ? AND json_extract(value, '$.forgotten') IS NOT 1)))
-                """)
+            let byName = "EXISTS (SELECT 1 FROM json_each(asset.persons) WHERE value = ? COLLATE NOCASE)"
             args.append(person)
-            args.append(person)
+            if Self.isPersonID(person) {
+                clauses.append("(\(byName) OR EXISTS (SELECT 1 FROM json_each(asset.analysis, '$.faces') "
+                               + "WHERE json_extract(value, '$.person') = ? AND json_extract(value, '$.forgotten') IS NOT 1))")
+                args.append(person.lowercased())
+            } else {
+                clauses.append(byName)
+            }
         }
         let direction = { (ascending: Bool) in (ascending != reverse) ? "ASC" : "DESC" }
         let order: String
@@ -255,5 +256,13 @@ public struct FeatureCondition: Sendable, Equatable {
         case .atLeast(let n): return ("\(value) >= ?", [n])
         case .below(let n): return ("\(value) < ?", [n])
         }
+    }
+}
+
+extension AssetQuery {
+    /// "p" and digits, as person ids are written ("P3" too: people type ids in either case).
+    static func isPersonID(_ text: String) -> Bool {
+        let u = Array(text.utf8)
+        return u.count >= 2 && (u[0] == UInt8(ascii: "p") || u[0] == UInt8(ascii: "P")) && u.dropFirst().allSatisfy { $0 >= 48 && $0 <= 57 }
     }
 }

@@ -35,7 +35,7 @@ struct FileProbe {
     /// photo without an extension is found, but a non-media file with another extension is not
     /// reported as a problem.
     static let mediaExtensions = Set(["jpg", "jpeg", "jpe", "jfif", "png", "heic", "heif", "hif",
-                                      "mp4", "m4v", "mov", "qt"]).union(MediaFormat.rawExtensions)
+                                      "mp4", "m4v", "mov", "qt"]).union(MediaFormat.rawExtensions).union(MediaFormat.tiffExtensions)
 
     /// Companions that sit beside photos (sidecars of other tools, notes, documents): never opened.
     static let knownOtherExtensions: Set<String> = ["xmp", "aae", "thm", "txt", "md", "json", "pdf", "xml", "html",
@@ -97,7 +97,7 @@ struct FileProbe {
         let expectsMedia = FileProbe.mediaExtensions.contains(ext)
         if before.size == 0 {
             return expectsMedia ? .failed(FileProblem(path: path, reason: FileProbe.emptyFile))
-                : .ignored(FileProblem(path: path, reason: "empty, and not named as a photo or video; never indexed"))
+                : .ignored(FileProblem(path: path, reason: "empty, and not named as a photo or video; never indexed", kind: "empty file"))
         }
         let source = FileByteSource(fd: fd, size: before.size)
         let head: [UInt8]
@@ -106,7 +106,8 @@ struct FileProbe {
         }
         guard MetadataReader.sniff(head, fileName: (path as NSString).lastPathComponent) != nil else {
             guard expectsMedia else {
-                return .ignored(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head)); never indexed"))
+                return .ignored(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head)); never indexed",
+                                            kind: FileProbe.contentKind(head)))
             }
             return .failed(FileProblem(path: path, reason: "not a photo or video: \(FileProbe.describeContent(head))"))
         }
@@ -162,14 +163,41 @@ struct FileProbe {
 
     /// A few words on what a non-media file seems to be, for "not a photo" messages.
     static func describeContent(_ head: [UInt8]) -> String {
-        if head.starts(with: [0x25, 0x50, 0x44, 0x46]) { return "content is a PDF" }
-        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "content is a ZIP archive" }
-        if head.starts(with: [0x47, 0x49, 0x46, 0x38]) { return "content is a GIF (not supported)" }
-        if head.starts(with: [0x52, 0x49, 0x46, 0x46]) { return "content is RIFF (WebP/AVI, not supported)" }
-        if head.starts(with: [0x3C]) || head.starts(with: [0xEF, 0xBB, 0xBF, 0x3C]) { return "content is HTML/XML text" }
+        switch contentKind(head) {
+        case "PDF": return "content is a PDF"
+        case "ZIP": return "content is a ZIP archive"
+        case "GIF": return "content is a GIF (not supported)"
+        case "WebP", "RIFF": return "content is RIFF (WebP/AVI, not supported)"
+        case "TIFF": return "content is a TIFF under a name that is not .tif or .tiff, or a camera raw file Shoebox does not read"
+        case "HTML/XML": return "content is HTML/XML text"
+        case "text": return "content is text"
+        default: return "content is not JPEG, PNG, HEIC, TIFF, camera raw, MP4 or MOV"
+        }
+    }
+
+    /// What a file that is not a photo or video is, from its first bytes, in a word
+    /// (`FileProblem.kind`): "GIF", "WebP", "PDF", "text" …, "unknown" when nothing says.
+    static func contentKind(_ head: [UInt8]) -> String {
+        func starts(_ bytes: [UInt8]) -> Bool { head.starts(with: bytes) }
+        if starts([0x25, 0x50, 0x44, 0x46]) { return "PDF" }
+        if starts([0x50, 0x4B, 0x03, 0x04]) { return "ZIP" }
+        if starts([0x47, 0x49, 0x46, 0x38]) { return "GIF" }
+        if starts([0x52, 0x49, 0x46, 0x46]) { return head.count >= 12 && head[8..<12].elementsEqual("WEBP".utf8) ? "WebP" : "RIFF" }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
+        if starts([0x42, 0x4D]) && head.count > 14 { return "BMP" }
+        if head.count >= 12 && head[4..<8].elementsEqual("ftyp".utf8) {
+            return head[8..<12].elementsEqual("avif".utf8) || head[8..<12].elementsEqual("avis".utf8) ? "AVIF" : "ISO media"
+        }
+        if starts([0x3C]) || starts([0xEF, 0xBB, 0xBF, 0x3C]) { return "HTML/XML" }
         let printable = head.filter { ($0 >= 0x20 && $0 < 0x7f) || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }.count
-        if !head.isEmpty && printable * 10 >= head.count * 9 { return "content is text" }
-        return "content is not JPEG, PNG, HEIC, MP4 or MOV"
+        if !head.isEmpty && printable * 10 >= head.count * 9 { return "text" }
+        return "unknown"
+    }
+
+    /// A companion file's kind: its extension (".txt", ".aae").
+    static func companionKind(_ path: String) -> String {
+        let ext = (path as NSString).pathExtension.lowercased()
+        return ext.isEmpty ? "unknown" : "." + ext
     }
 }
 

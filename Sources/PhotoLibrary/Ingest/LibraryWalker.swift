@@ -41,11 +41,16 @@ public struct FileProblem: Codable, Equatable, Sendable {
     /// The file looks like one still being written (growing, or without its end yet): worth
     /// looking at again soon rather than reporting as broken.
     public var stillBeingWritten: Bool
+    /// For a file Shoebox leaves alone (a GIF, a note, a link): what it is, in a word or two
+    /// ("GIF", ".txt", "link"), which `scan`'s summary and `doctor` count. nil for problems and
+    /// for XMP sidecars, which are read with their photo.
+    public var kind: String?
 
-    public init(path: String, reason: String, stillBeingWritten: Bool = false) {
+    public init(path: String, reason: String, stillBeingWritten: Bool = false, kind: String? = nil) {
         self.path = path
         self.reason = reason
         self.stillBeingWritten = stillBeingWritten
+        self.kind = kind
     }
 
     enum CodingKeys: String, CodingKey { case path, reason, stillBeingWritten = "still_being_written" }
@@ -149,15 +154,15 @@ struct LibraryWalker {
                 result.problems.append(FileProblem(path: rel, reason:
                     "folder cannot be read (\(String(cString: strerror(ent.pointee.fts_errno)))); fix with `chmod -R u+rX \(shellQuote(library.url(for: rel).path))`"))
             case FTS_DC:
-                result.skipped.append(FileProblem(path: rel, reason: "folder loop; not followed"))
+                result.skipped.append(FileProblem(path: rel, reason: "folder loop; not followed", kind: "folder loop"))
             case FTS_ERR, FTS_NS:
                 result.problems.append(FileProblem(path: rel, reason: "cannot be read: \(String(cString: strerror(ent.pointee.fts_errno)))"))
             case FTS_SL, FTS_SLNONE:
-                result.skipped.append(FileProblem(path: rel, reason: "symbolic link; Shoebox indexes files, not links"))
+                result.skipped.append(FileProblem(path: rel, reason: "symbolic link; Shoebox indexes files, not links", kind: "link"))
             case FTS_F, FTS_DEFAULT:
                 let s = FileStat(ent.pointee.fts_statp.pointee)
                 if !s.isRegular {
-                    result.skipped.append(FileProblem(path: rel, reason: "\(s.typeName), not a regular file"))
+                    result.skipped.append(FileProblem(path: rel, reason: "\(s.typeName), not a regular file", kind: s.typeName))
                     continue
                 }
                 result.fileCount += 1

@@ -24,6 +24,27 @@ public struct ScanReport: Sendable {
     public var removedFromAlbums = 0
 
     public init() {}
+
+    /// The files left alone that are said (never-indexed ones with a kind: not XMP sidecars).
+    public var notIndexed: [FileProblem] { neverIndexed.filter { $0.kind != nil } }
+
+    /// Everything the scan left alone counted by kind, most first ("GIF": 3, "link": 1): the
+    /// links and special files it skipped and the files that are no photo or video it indexes.
+    public var skippedKinds: [(kind: String, count: Int)] { FileProblem.countedByKind(skipped + notIndexed) }
+}
+
+extension FileProblem {
+    /// Counts by `kind` (problems without one are "other"), most first, then by name.
+    public static func countedByKind(_ problems: [FileProblem]) -> [(kind: String, count: Int)] {
+        var counts: [String: Int] = [:]
+        for p in problems { counts[p.kind ?? "other", default: 0] += 1 }
+        return counts.map { (kind: $0.key, count: $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.kind < $1.kind }
+    }
+
+    /// "3 GIF, 1 .txt, 1 link".
+    public static func kindsText(_ problems: [FileProblem]) -> String {
+        countedByKind(problems).map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
+    }
 }
 
 /// Progress of a scan: files handled of files to read, bytes read.

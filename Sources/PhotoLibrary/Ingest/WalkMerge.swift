@@ -33,7 +33,7 @@ struct WalkMerge {
                 sidecars[e.path] = e.stat
                 neverIndexed.append(FileProblem(path: e.path, reason: FileProblem.xmpSidecar))
             } else {
-                neverIndexed.append(FileProblem(path: e.path, reason: FileProblem.companion))
+                neverIndexed.append(FileProblem(path: e.path, reason: FileProblem.companion, kind: FileProbe.companionKind(e.path)))
             }
         }
         /// The walk's findings, `files` left empty.

@@ -31,6 +31,7 @@ extension MetadataJSON.Parser {
                 case "mp4": format = .mp4
                 case "mov": format = .mov
                 case "raw": format = .raw
+                case "tiff": format = .tiff
                 default: return false
                 }
             case "pixelWidth": guard once(1) else { return false }; pixelWidth = p.int(); return pixelWidth != nil

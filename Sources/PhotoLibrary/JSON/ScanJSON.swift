@@ -15,6 +15,19 @@ public struct FileProblemJSON: PublicJSONShape, Sendable {
     }
 }
 
+/// A file a scan left alone: `{"path", "reason", "kind"}` ("GIF", "WebP", ".txt" …).
+public struct NotIndexedJSON: PublicJSONShape, Sendable {
+    var path: String
+    var reason: String
+    var kind: String
+
+    public init(_ p: FileProblem) {
+        path = p.path
+        reason = p.reason
+        kind = p.kind ?? "other"
+    }
+}
+
 /// `scan --json`: what a scan did. Public contract: the counts, `failed`, `skipped` and
 /// `warnings` (`FileProblemJSON`), `bytes_read`, `seconds`, and `albums_off` only when albums
 /// are switched off (absent otherwise, never null).
@@ -28,6 +41,8 @@ public struct ScanReportJSON: PublicJSONShape, Sendable {
     var duplicates: Int
     var failed: [FileProblemJSON]
     var skipped: [FileProblemJSON]
+    /// Files that are no photo or video Shoebox indexes (a GIF, a note), each with its `kind`.
+    var not_indexed: [NotIndexedJSON]
     var warnings: [FileProblemJSON]
     var bytes_read: Int64
     var seconds: Double
@@ -44,6 +59,7 @@ public struct ScanReportJSON: PublicJSONShape, Sendable {
         duplicates = r.duplicates
         failed = r.failed.map(FileProblemJSON.init)
         skipped = r.skipped.map(FileProblemJSON.init)
+        not_indexed = r.notIndexed.map(NotIndexedJSON.init)
         warnings = r.warnings.map(FileProblemJSON.init)
         bytes_read = r.bytesRead
         seconds = r.seconds

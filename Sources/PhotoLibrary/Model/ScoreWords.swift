@@ -49,6 +49,14 @@ public enum ScoreWords {
         return n == 0 ? nil : n < words.count ? words[n] : "\(n) faces"
     }
 
+    /// `sentence` for an asset's score of its present content (`show`, `tidy next`); the faces
+    /// counted are those large enough to judge. nil when it has none.
+    public static func sentence(of a: Asset) -> String? {
+        guard let detail = a.analysis.flatMap({ $0.sha256 == a.sha256 ? $0.score : nil }) else { return nil }
+        let faces = a.analysis?.faces.filter { !$0.isForgotten && $0.h >= 0.06 }.count ?? 0
+        return sentence(detail, faces: faces)
+    }
+
     /// The sentence `show` prints: the words, with the number of faces after the exposure.
     public static func sentence(_ s: AssetScore, faces: Int) -> String {
         var words = describe(s)

@@ -28,7 +28,7 @@ struct RecentlyDeletedCheck: DoctorCheck {
             return [.warning("recently deleted", Self.describe(stuck) + "; they are purged in their time like the others",
                              fix: keepCommand(stuck, library: library, scan: context.scanCommand))]
         }
-        return [.ok("recently deleted", "\(claimed.count) items" + (foreign > 0 ? ", \(foreign) put there by other tools" : ""))]
+        return [.ok("recently deleted", counted(claimed.count, "item") + (foreign > 0 ? ", \(foreign) put there by other tools" : ""))]
     }
 
     static func describe(_ stuck: [TrashItem]) -> String {

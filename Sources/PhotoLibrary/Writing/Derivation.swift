@@ -12,10 +12,13 @@ public enum Derivation {
     /// UTF-16/32, exposure EXIF, Apple's content identifier and a date order that puts IFD0
     /// `DateTime` after the file name, so present files' metadata is read again (headers only).
     /// 5: keywords from the file itself (IPTC-IIM, embedded XMP), read again the same way.
-    public static let version = "5"
+    /// 6: a place a person wrote (XMP/IPTC City and Country, in the file or its sidecar) wins
+    /// over the gazetteer's guess from GPS; IPTC and XMP read from TIFF-based raw files (NEF …)
+    /// and from an AFCP trailer, so present files' metadata is read again (headers only).
+    public static let version = "6"
 
     /// Indexes made before this version hold metadata today's reader would read differently.
-    static let metadataVersion = 5
+    static let metadataVersion = 6
 
     /// Loads what the first derivation would otherwise wait for (the gazetteer, ~0.1 s), so that a
     /// long-running watcher's first arrival is indexed as fast as the rest.
@@ -29,14 +32,30 @@ public enum Derivation {
         asset.applyAnalysisScore()
     }
 
-    /// The GPS position through the bundled gazetteer first (where the camera was); else the
-    /// city and country the file states (XMP, then IPTC-IIM: `MetadataReader.merge`).
+    /// A place a person wrote wins (issue 32), as Lightroom and digiKam show it: the city and
+    /// country the file or its XMP sidecar states (the sidecar's, then XMP, then IPTC-IIM:
+    /// `XMPSidecar.merge`, `MetadataReader.merge`) over the gazetteer's guess from GPS — a
+    /// phone's position can be a town away, or the photo's subject not where the camera was.
+    /// The guess only completes what was written when it agrees: the country of a written city
+    /// it also finds, the city of a written country it is in. No writing: the guess.
     static func place(of m: MediaMetadata) -> Place? {
-        if let gps = m.gps, let p = Gazetteer.shared.place(near: gps.lat, lon: gps.lon) {
-            return Place(city: p.city, country: p.country)
+        let guess = m.gps.flatMap { Gazetteer.shared.place(near: $0.lat, lon: $0.lon) }
+        let city = m.city.flatMap { $0.isEmpty ? nil : $0 }, country = m.country.flatMap { $0.isEmpty ? nil : $0 }
+        switch (city, country) {
+        case (nil, nil):
+            return guess.map { Place(city: $0.city, country: $0.country) }
+        case (let city?, let country):
+            let agrees = guess.map { sameName($0.city, city) } ?? false
+            return Place(city: city, country: country ?? (agrees ? guess?.country : nil))
+        case (nil, let country?):
+            if let guess, sameName(guess.country, country) { return Place(city: guess.city, country: country) }
+            return Place(city: nil, country: country)
         }
-        if m.city != nil || m.country != nil { return Place(city: m.city, country: m.country) }
-        return nil
+    }
+
+    /// Names compared as people type them: case and accents aside ("Torshavn" is "Tórshavn").
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.compare(b, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
     }
 
     /// True when the index was derived (and grouped) under older rules.

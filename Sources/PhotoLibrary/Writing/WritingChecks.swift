@@ -16,7 +16,7 @@ struct SidecarsMatchIndexCheck: DoctorCheck {
         let noSidecar = indexIDs.subtracting(sidecarIDs).count
         let noRow = sidecarIDs.subtracting(indexIDs)
         if noSidecar == 0 && noRow.isEmpty {
-            return [.ok("sidecars", "\(sidecarIDs.count) sidecars, one per asset")]
+            return [.ok("sidecars", "\(counted(sidecarIDs.count, "sidecar")), one per asset")]
         }
         let store = SidecarStore(library: library)
         let bad = noRow.sorted().prefix(Self.readLimit).compactMap { id -> BadSidecar? in

@@ -56,7 +56,7 @@ struct MediaRoutes {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// What the viewer shows: JPEG and PNG as they are, HEIC and raw files as a JPEG of at most
+    /// What the viewer shows: JPEG and PNG as they are, HEIC, TIFF and raw files as a JPEG of at most
     /// 2560 px (kept for the next few requests), a video's poster frame.
     func preview(_ request: Request, _ context: WebContext) async throws -> Response {
         let asset = try await app.asset(context.parameters.require("id"))
@@ -66,7 +66,7 @@ struct MediaRoutes {
                                                                  cache: cacheHeaders(request, etag: "\"\(asset.sha256.prefix(16))\""))
         case .mp4, .mov:
             return try await thumbnail(asset, size: ThumbnailStore.sizes[1], request)
-        case .heic, .raw:
+        case .heic, .raw, .tiff:
             let etag = "\"\(asset.sha256.prefix(16))-preview\""
             if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: cacheHeaders(request, etag: etag)) }
             let jpeg = try await app.previews.jpeg(for: asset) { try await Blocking.run { try makePreview(asset) } }

@@ -97,6 +97,7 @@ struct OriginalResponse {
         case .mp4: "video/mp4"
         case .mov: "video/quicktime"
         case .raw: "application/octet-stream"
+        case .tiff: "image/tiff"
         }
     }
 }
