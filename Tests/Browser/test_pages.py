@@ -115,6 +115,16 @@ class PagesTests(unittest.TestCase):
         self.assertEqual(status, 200, f"the tab's icon {href} ({'named' if m else 'no <link rel=icon>'}): {status}")
         self.assertRegex(headers.get("content-type", ""), r"^image/")
 
+    def test_no_stylesheet_locks_the_orientation(self):
+        # axe runs without its CSSOM preload (support/browser.py), so its css-orientation-lock
+        # rule sees nothing: this holds what it would check, on the sheets the app serves.
+        css_dir = os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "WebServer", "Web", "css")
+        sheets = [os.path.join(d, f) for d, _, fs in os.walk(css_dir) for f in fs if f.endswith(".css")]
+        self.assertGreater(len(sheets), 3)
+        for sheet in sheets:
+            with open(sheet, encoding="utf-8") as f:
+                self.assertNotRegex(f.read(), r"@media[^{]*orientation", f"{sheet} locks the orientation")
+
     def test_serve_stops_cleanly_on_sigterm(self):
         lib = libraries.copy(libraries.small(), "sigterm")
         s = Server(lib).start()
