@@ -32,7 +32,7 @@ struct ComposeExport: ParsableCommand {
                 ?? (save || inLibrary ? .nowhere : .defaultName(inFolder: cwd.path))
             let done = try StoryExport.run(session, to: destination, save: save || inLibrary, note: { Terminal.message($0) })
             let (file, saved, entries) = (done.file, done.saved, done.entries)
-            saved.map { SavedPhoto.analyse($0.id, in: session) }
+            saved.map { SavedPhotoAnalysis.run($0.id, in: session) }
             if json.json {
                 return try json.print(ComposeExportJSON(file: file, saved: saved, size: done.size, photos: entries.map(\.asset.id)))
             }
@@ -48,14 +48,5 @@ struct ComposeExport: ParsableCommand {
     static func isInside(_ folder: URL, _ root: URL) -> Bool {
         let f = folder.resolvingSymlinksInPath().standardizedFileURL.path, r = root.resolvingSymlinksInPath().standardizedFileURL.path
         return f == r || f.hasPrefix(r.hasSuffix("/") ? r : r + "/")
-    }
-}
-
-/// A collage or story just saved into Collages/ is a photo of the library: analysed at once, so
-/// that it has its thumbnails and score and `tidy` does not say "1 photo not analysed yet" on
-/// every command (issue 32). Best-effort: a failure leaves it to the next `analyze` or `watch`.
-enum SavedPhoto {
-    static func analyse(_ id: AssetID, in session: LibrarySession) {
-        _ = try? Analysis.run(session, ids: [id], wait: false)
     }
 }

@@ -95,7 +95,7 @@ struct MemoriesCollage: ParsableCommand {
                 path = outputPath
             } else if save {
                 (path, savedID) = try memories.save(collage)
-                savedID.map { SavedPhoto.analyse($0, in: memories.session) }
+                savedID.map { SavedPhotoAnalysis.run($0, in: memories.session) }
             }
             if json.json { return try json.print(CollageJSON(collage, path: path, savedID: savedID, notes: notes)) }
             for (i, cell) in collage.cells.enumerated() {

@@ -185,6 +185,8 @@ class ComposeTests(unittest.TestCase):
         with open(os.path.join(lib, saved[0]["path"]), "rb") as f1, open(downloaded, "rb") as f2:
             self.assertEqual(f1.read(), f2.read(), "the library keeps the HEIC that was downloaded")
         self.assertFalse(browser.one(d, "button", "Saved to library").is_enabled())
+        # Analysed at once (the server runs without its watcher here): no "1 photo not analysed yet".
+        browser.wait("the saved story to be analysed", lambda: libraries.cli(lib, "show", saved[0]["id"])["analyzed"], 60, 0.5)
         link = browser.one(d, "link", "Open it in the library")
         self.assertTrue(link.get_attribute("href").endswith(f"/asset/{saved[0]['id']}"))
         self.look("story-saved")

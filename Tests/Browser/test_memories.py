@@ -203,6 +203,7 @@ class MemoriesTests(unittest.TestCase):
             saved = browser.wait("`list --json` to have the collage in Collages/", lambda: self.saved_collages(lib), 30, 0.3)
             self.assertEqual(len(saved), 1)
             self.assertTrue(saved[0]["path"].startswith(f"Collages/{person['name']} "), saved[0]["path"])
+            browser.wait("the saved collage to be analysed", lambda: libraries.cli(lib, "show", saved[0]["id"])["analyzed"], 60, 0.5)
             with open(os.path.join(lib, saved[0]["path"]), "rb") as f:
                 self.assertEqual(f.read(), first, "the saved file is the collage shown")
             browser.one(d, "link", saved[0]["path"])

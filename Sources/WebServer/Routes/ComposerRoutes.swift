@@ -1,3 +1,4 @@
+import Analysis
 import Composer
 import Foundation
 import Hummingbird
@@ -92,6 +93,7 @@ struct ComposerRoutes {
             }
             let saved = try StoryExport.save(session, heic: heic.bytes, named: heic.filename)
             renders.markSaved(token, as: saved.id.rawValue)
+            SavedPhotoAnalysis.start(saved.id, in: session)
             return saved
         }
         let photos = renders.sources(token).compactMap { AssetID($0) }

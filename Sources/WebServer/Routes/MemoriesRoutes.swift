@@ -55,6 +55,7 @@ struct MemoriesRoutes {
                 }
                 object["asset"] = try JSONBody.object(AssetJSON(asset, liveVideo: nil))
                 object["already_saved"] = saved.again
+                if !saved.again { SavedPhotoAnalysis.start(saved.id, in: session) }
                 return try JSONBody.response(object: object)
             }
         }
