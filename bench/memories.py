@@ -137,6 +137,22 @@ def geocoding(roll, entries, runs, binary):
             "scan_without_gps_cpu_s": without_cpu, "lookup_cost_cpu_s": with_cpu - without_cpu}
 
 
+def distinct_shots(entries):
+    """One photo per source picture, then one per burst: a collage takes one photo of a shot
+    (issue 32), so six frames of one burst would make a collage of one."""
+    by_source, seen, rest = [], set(), []
+    for e in entries:
+        key = e.get("source") or e["path"]
+        (rest if key in seen else by_source).append(e)
+        seen.add(key)
+    bursts = {e["burst"] for e in by_source if e.get("burst")}
+    for e in rest:
+        if not e.get("burst") or e["burst"] not in bursts:
+            by_source.append(e)
+            bursts.add(e.get("burst"))
+    return by_source
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
@@ -151,7 +167,7 @@ def main():
     photos = [e for e in manifest if e["kind"] == "photo" and not e["duplicate_of"] and not e.get("near_duplicate_of")]
     results = {"runs": runs, "cores": os.cpu_count(), "load_before": os.getloadavg()[0], "formats": []}
     for fmt in ("jpeg", "heic"):
-        chosen = sorted([e for e in photos if e["format"] == fmt], key=lambda e: e["path"])[:6]
+        chosen = distinct_shots(sorted([e for e in photos if e["format"] == fmt], key=lambda e: e["path"]))[:6]
         if len(chosen) < 6:
             sys.exit(f"bench: the roll has only {len(chosen)} {fmt} photos")
         results["formats"].append(measure(roll, chosen, fmt, runs, binary))
