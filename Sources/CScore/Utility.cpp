@@ -102,18 +102,9 @@ double text_line_share(const Frame &f) {
 }
 
 double qr_share(const Frame &f) {
-    // OpenCV's detector looks for the finder patterns at 512 px on the short side whatever it is
-    // given (binarising the given size as well, unused when it shrinks): given that size, it
-    // finds the same code at a third of the cost. Its corners are then scaled back.
-    cv::Mat small = f.gray8;
-    const double k = std::min(f.gray8.cols, f.gray8.rows) / 512.0;
-    if (k > 1)
-        cv::resize(f.gray8, small, cv::Size((int)std::lround(f.gray8.cols / k), (int)std::lround(f.gray8.rows / k)), 0, 0,
-                   cv::INTER_AREA);
     cv::QRCodeDetector detector;
     std::vector<cv::Point2f> corners;
-    if (!detector.detect(small, corners) || corners.size() != 4) return 0;
-    if (k > 1) for (auto &c : corners) c *= (float)k;
+    if (!detector.detect(f.gray8, corners) || corners.size() != 4) return 0;
     // The finder-pattern detector also fires on window grids and tiles, and Debian's OpenCV
     // cannot decode (no quirc): a code counts when its quadrilateral is nearly square and,
     // straightened, is black and white (Otsu's two classes explain most of its variance).
