@@ -68,8 +68,8 @@ public final class AnalysisRunner {
 
     /// The worker threads for `work`, started; each makes its analyser on its own thread (loading
     /// the face models takes a moment, which the caller's thread does not wait for).
-    func start(_ work: [Asset], shouldStop: @escaping @Sendable () -> Bool) -> AnalysisQueue {
-        AnalysisQueue(work, library: writer.library, threads: min(threads, work.count), makeAnalyzer: makeAnalyzer,
+    func start(_ work: [Asset], first: (any FileAnalyzing)? = nil, shouldStop: @escaping @Sendable () -> Bool) -> AnalysisQueue {
+        AnalysisQueue(work, library: writer.library, threads: min(threads, work.count), first: first, makeAnalyzer: makeAnalyzer,
                       background: background, shouldStop: shouldStop)
     }
 
@@ -91,8 +91,10 @@ public final class AnalysisRunner {
         let work = try assets ?? pending()
         var report = Report()
         guard !work.isEmpty else { return report }
-        _ = try makeAnalyzer()  // a missing face model fails the run here, in one line, before any work
-        let queue = start(work, shouldStop: shouldStop)
+        // A missing face model fails the run here, in one line, before any work; the analyser
+        // made to find out is the first worker's (its models are not loaded twice).
+        let first = try makeAnalyzer()
+        let queue = start(work, first: first, shouldStop: shouldStop)
         defer { queue.cancel(); queue.finish() }
         var store: AnalysisStore?
         var done = 0
@@ -150,16 +152,19 @@ final class AnalysisQueue: @unchecked Sendable {
     }
     private var failure: String?
 
-    init(_ work: [Asset], library: Library, threads: Int, makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing,
+    /// `first`: an analyser already made, for the first worker (then handed to that thread alone).
+    init(_ work: [Asset], library: Library, threads: Int, first: (any FileAnalyzing)? = nil,
+         makeAnalyzer: @escaping @Sendable () throws -> any FileAnalyzing,
          background: Bool, shouldStop: @escaping @Sendable () -> Bool) {
         self.work = work
         self.shouldStop = shouldStop
         running = threads
-        for _ in 0..<threads {
+        for i in 0..<threads {
+            nonisolated(unsafe) let given = i == 0 ? first : nil
             let thread = Thread { [self] in
                 if background { AnalysisQueue.lowerPriority() }
                 do {
-                    self.runWorker(with: try makeAnalyzer(), library: library)
+                    self.runWorker(with: try given ?? makeAnalyzer(), library: library)
                 } catch {
                     self.startFailure = "\(error)"
                     self.cancel()

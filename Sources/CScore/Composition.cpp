@@ -78,7 +78,7 @@ void measure_faces(const Frame &f, Cascades *c, const sc_face_in *faces, int n, 
         cv::Mat face;
         cv::equalizeHist(f.gray8(box), face);
         double left = -1, right = -1;
-        if (eye_ratios(c->landmarks, f.gray8, box, left, right)) {
+        if (eye_ratios(shared_landmarks(c->landmarksPath), f.gray8, box, left, right)) {
             // Closed eyes measure 0.05–0.12; open ones 0.25–0.40, and down to 0.15 when a person
             // laughs or squints behind sunglasses (real faces of test-data/faces): 0.13 between.
             o.eye_ratio = std::max(left, right);

@@ -7,6 +7,8 @@
 #include <dlib/opencv/cv_image.h>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <mutex>
 
 namespace cscore {
 
@@ -14,8 +16,9 @@ struct Landmarks {
     dlib::shape_predictor predictor;
 };
 
-Landmarks *load_landmarks(const char *path) {
-    if (path == nullptr || !std::ifstream(path, std::ios::binary).good()) return nullptr;
+namespace {
+Landmarks *load_landmarks(const std::string &path) {
+    if (path.empty() || !std::ifstream(path, std::ios::binary).good()) return nullptr;
     auto l = new Landmarks();
     try {
         dlib::deserialize(path) >> l->predictor;
@@ -26,8 +29,16 @@ Landmarks *load_landmarks(const char *path) {
     if (l->predictor.num_parts() != 68) { delete l; return nullptr; }
     return l;
 }
+}  // namespace
 
-void free_landmarks(Landmarks *l) { delete l; }
+const Landmarks *shared_landmarks(const std::string &path) {
+    static std::mutex lock;
+    static std::map<std::string, Landmarks *> loaded;  // kept for the process's life
+    std::lock_guard<std::mutex> hold(lock);
+    auto found = loaded.find(path);
+    if (found != loaded.end()) return found->second;
+    return loaded[path] = load_landmarks(path);
+}
 
 namespace {
 /// (|p2 − p6| + |p3 − p5|) / (2 |p1 − p4|) over the six points of one eye, from `first`.

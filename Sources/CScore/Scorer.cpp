@@ -55,19 +55,10 @@ extern "C" sc_scorer *sc_create(const char *opencv_data, const char *tessdata, c
         std::string smile = data + "/haarcascades/haarcascade_smile.xml";
         if (readable(eyes)) s->cascades.eyes.load(eyes);
         if (readable(smile)) s->cascades.smile.load(smile);
-        s->cascades.landmarks = cscore::load_landmarks(landmarks68);
-        if (tessdata && readable(std::string(tessdata) + "/eng.traineddata")) {
-            // Tesseract's OpenMP would take every core for one page: workers are the parallelism.
-            setenv("OMP_THREAD_LIMIT", "1", 0);
-            s->reader.api = TessBaseAPICreate();
-            if (TessBaseAPIInit3(s->reader.api, tessdata, "eng") != 0) {
-                TessBaseAPIDelete(s->reader.api);
-                s->reader.api = nullptr;
-            } else {
-                TessBaseAPISetPageSegMode(s->reader.api, tesseract::PSM_AUTO);
-                TessBaseAPISetVariable(s->reader.api, "debug_file", "/dev/null");
-            }
-        }
+        // dlib's model and Tesseract load on first use: a photo without a face of 48 px or
+        // more never needs the one, one without a cue of text never the other.
+        s->cascades.landmarksPath = landmarks68 ? landmarks68 : "";
+        if (tessdata && readable(std::string(tessdata) + "/eng.traineddata")) s->reader.tessdata = tessdata;
         return s;
     } catch (const std::exception &e) {
         set_error(err, err_len, std::string("scorer: ") + e.what());
@@ -79,8 +70,6 @@ extern "C" sc_scorer *sc_create(const char *opencv_data, const char *tessdata, c
 
 extern "C" void sc_destroy(sc_scorer *s) {
     if (s == nullptr) return;
-    if (s->reader.api) { TessBaseAPIEnd(s->reader.api); TessBaseAPIDelete(s->reader.api); }
-    cscore::free_landmarks(s->cascades.landmarks);
     delete s;
 }
 

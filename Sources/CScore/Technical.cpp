@@ -5,6 +5,7 @@
 #include "Measure.hpp"
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 
 namespace cscore {
@@ -55,54 +56,6 @@ void reblur_maps(const cv::Mat &gray, int d, cv::Mat &dF, cv::Mat &v) {
 }
 }  // namespace
 
-BlurTiles blur_tiles(const Frame &f) {
-    BlurTiles t;
-    const int T = f.tile;
-    t.cols = std::max(1, f.gray.cols / T);
-    t.rows = std::max(1, f.gray.rows / T);
-    const size_t n = (size_t)t.cols * t.rows;
-    std::vector<double> sF(n * 4), sV(n * 4);
-    for (int d = 0; d < 4; d++) {
-        cv::Mat dF, v, iF, iV;
-        reblur_maps(f.gray, d, dF, v);
-        cv::integral(dF, iF, CV_64F);
-        cv::integral(v, iV, CV_64F);
-        auto box = [&](const cv::Mat &I, int r, int c) {
-            int y0 = r * T, x0 = c * T, y1 = std::min(y0 + T, f.gray.rows), x1 = std::min(x0 + T, f.gray.cols);
-            return I.at<double>(y1, x1) - I.at<double>(y0, x1) - I.at<double>(y1, x0) + I.at<double>(y0, x0);
-        };
-        for (int r = 0; r < t.rows; r++)
-            for (int c = 0; c < t.cols; c++) {
-                size_t i = (size_t)r * t.cols + c;
-                sF[i * 4 + d] = box(iF, r, c);
-                sV[i * 4 + d] = box(iV, r, c);
-            }
-    }
-    t.blur.resize(n);
-    t.energy.resize(n);
-    t.textured.resize(n);
-    for (size_t i = 0; i < n; i++) {
-        double e = 0, b = 0;
-        for (int d = 0; d < 4; d++) {
-            e += sF[i * 4 + d];
-            b += sF[i * 4 + d] > 0 ? (sF[i * 4 + d] - sV[i * 4 + d]) / sF[i * 4 + d] : 1.0;
-        }
-        t.energy[i] = e / (4.0 * T * T);
-        t.blur[i] = b / 4;
-    }
-    // Textured: a quarter of the detail of the busier tiles (relative, so that a blurred copy
-    // keeps roughly the same tiles) and at least one grey level of steps on average.
-    double busy = percentile(t.energy, 0.9);
-    for (size_t i = 0; i < n; i++) t.textured[i] = t.energy[i] >= std::max(1.0, 0.25 * busy);
-    for (int d = 0; d < 4; d++) {
-        double F = 0, V = 0;
-        for (size_t i = 0; i < n; i++)
-            if (t.textured[i]) { F += sF[i * 4 + d]; V += sV[i * 4 + d]; }
-        t.direction[d] = F > 0 ? (F - V) / F : 1.0;
-    }
-    return t;
-}
-
 double blur_of_region(const Frame &f, cv::Rect r) {
     r &= cv::Rect(0, 0, f.gray.cols, f.gray.rows);
     if (r.width < 8 || r.height < 8) return -1;
@@ -118,33 +71,50 @@ double blur_of_region(const Frame &f, cv::Rect r) {
 }
 
 namespace {
+/// Each whole tile's mean luminance (row-major, tiles of T from the top-left corner).
+std::vector<double> tile_means(const cv::Mat &gray8, int T) {
+    std::vector<double> means;
+    for (int y = 0; y + T <= gray8.rows; y += T)
+        for (int x = 0; x + T <= gray8.cols; x += T) means.push_back(cv::mean(gray8(cv::Rect(x, y, T, T)))[0]);
+    return means;
+}
+
 /// Immerkær (1996): σ from the absolute response to a mask that cancels planes and ramps;
-/// taken in the smoothest tiles, where texture does not pass for noise.
-double noise_sigma(const cv::Mat &plane, const cv::Mat &gray, int T, bool mid_tones_only) {
+/// taken in the smoothest tiles, where texture does not pass for noise. `means`: the tiles'
+/// mean luminance (`tile_means`), clipped tiles left out.
+double noise_sigma(const cv::Mat &plane, const std::vector<double> &means, int T) {
     static const float mask[9] = {1, -2, 1, -2, 4, -2, 1, -2, 1};
     cv::Mat r;
     cv::filter2D(plane, r, CV_32F, cv::Mat(3, 3, CV_32F, (void *)mask), cv::Point(-1, -1), 0, cv::BORDER_REFLECT);
     r = cv::abs(r);
     std::vector<double> sigmas;
+    size_t i = 0;
     for (int y = 0; y + T <= plane.rows; y += T)
-        for (int x = 0; x + T <= plane.cols; x += T) {
-            cv::Rect roi(x, y, T, T);
-            double mean = cv::mean(gray(roi))[0];
+        for (int x = 0; x + T <= plane.cols; x += T, i++) {
             // Clipped tiles have no noise left to see; they would pass for clean.
-            if (mid_tones_only && (mean < 12 || mean > 243)) continue;
-            sigmas.push_back(std::sqrt(M_PI / 2) * cv::sum(r(roi))[0] / (6.0 * T * T));
+            if (means[i] < 12 || means[i] > 243) continue;
+            sigmas.push_back(std::sqrt(M_PI / 2) * cv::sum(r(cv::Rect(x, y, T, T)))[0] / (6.0 * T * T));
         }
     return percentile(sigmas, 0.1);
 }
 
-/// The mean step between neighbours along `axis` (0: across columns, 1: across rows), per
-/// column (or row): where block or pixel-grid edges show.
-std::vector<double> step_profile(const cv::Mat &gray, int axis) {
-    cv::Mat profile;
-    cv::reduce(step_abs(gray, axis), profile, axis == 0 ? 0 : 1, cv::REDUCE_AVG, CV_64F);
-    std::vector<double> v((size_t)profile.total());
-    for (size_t i = 0; i < v.size(); i++) v[i] = profile.at<double>((int)i);
-    return v;
+/// The mean step between neighbours across columns (`profiles[0]`, per column) and across rows
+/// (`profiles[1]`, per row): where block or pixel-grid edges show. The first column's and
+/// row's are 0.
+void step_profiles(const cv::Mat &gray8, std::vector<double> profiles[2]) {
+    const int W = gray8.cols, H = gray8.rows;
+    std::vector<int64_t> cols(W, 0), rows(H, 0);
+    for (int y = 0; y < H; y++) {
+        const uint8_t *g = gray8.ptr<uint8_t>(y), *up = gray8.ptr<uint8_t>(y > 0 ? y - 1 : 0);
+        int64_t across = 0;
+        for (int x = 1; x < W; x++) cols[x] += std::abs((int)g[x] - (int)g[x - 1]);
+        if (y > 0) for (int x = 0; x < W; x++) across += std::abs((int)g[x] - (int)up[x]);
+        rows[y] = across;
+    }
+    profiles[0].assign(W, 0);
+    profiles[1].assign(H, 0);
+    for (int x = 0; x < W; x++) profiles[0][x] = (double)cols[x] / H;
+    for (int y = 0; y < H; y++) profiles[1][y] = (double)rows[y] / W;
 }
 
 /// JPEG block edges: the mean step across block boundaries over the mean step inside blocks, − 1.
@@ -198,16 +168,27 @@ double pixel_grid(const std::vector<double> profiles[2]) {
 void measure_technical(const Frame &f, double block_period, sc_measures &m) {
     const cv::Mat &rgb = f.rgb;
     const int n = (int)rgb.total();
-    // Exposure from histograms of luminance, of the darkest and of the brightest channel.
+    // One pass: histograms of luminance, of the darkest and the brightest channel and of each
+    // channel, clipping, and the two colour-difference planes (sums for colourfulness, planes
+    // for chroma noise).
     std::vector<int> hl(256, 0), hmin(256, 0), hmax(256, 0);
+    std::vector<std::vector<int>> hc(3, std::vector<int>(256, 0));
     int clipHigh = 0, clipLow = 0;
+    cv::Mat rg(rgb.size(), CV_32F), yb(rgb.size(), CV_32F);
+    int64_t sumRG = 0, sumRG2 = 0, sumYB = 0, sumYB2 = 0;  // yb at twice its scale: R + G − 2B
     for (int y = 0; y < rgb.rows; y++) {
         const uint8_t *p = rgb.ptr<uint8_t>(y);
         const uint8_t *g = f.gray8.ptr<uint8_t>(y);
+        float *prg = rg.ptr<float>(y), *pyb = yb.ptr<float>(y);
         for (int x = 0; x < rgb.cols; x++, p += 3) {
             int lo = std::min({p[0], p[1], p[2]}), hi = std::max({p[0], p[1], p[2]});
             hmin[lo]++; hmax[hi]++; hl[g[x]]++;
+            hc[0][p[0]]++; hc[1][p[1]]++; hc[2][p[2]]++;
             clipHigh += hi >= 254; clipLow += g[x] <= 3;
+            int a = (int)p[0] - p[1], b = (int)p[0] + p[1] - 2 * p[2];
+            sumRG += a; sumRG2 += a * a; sumYB += b; sumYB2 += b * b;
+            prg[x] = (float)a;
+            pyb[x] = 0.5f * (float)b;
         }
     }
     auto pct = [&](const std::vector<int> &h, double p) {
@@ -219,17 +200,12 @@ void measure_technical(const Frame &f, double block_period, sc_measures &m) {
     m.white_point = pct(hmax, 0.995);
     m.clip_high = (double)clipHigh / n;
     m.clip_low = (double)clipLow / n;
-    cv::Scalar mean, sd;
-    cv::meanStdDev(f.gray, mean, sd);
-    m.mean_luma = mean[0];
-    m.contrast = sd[0] / 255.0;
+    double s1 = 0, s2 = 0;
+    for (int i = 0; i < 256; i++) { s1 += (double)i * hl[i]; s2 += (double)i * i * hl[i]; }
+    m.mean_luma = s1 / n;
+    m.contrast = std::sqrt(std::max(0.0, s2 / n - m.mean_luma * m.mean_luma)) / 255.0;
     // Banding: levels of a channel missing between its 2nd and 98th percentile (a posterized
     // gradient); per channel, since mixing three posterized channels fills luminance's gaps.
-    std::vector<std::vector<int>> hc(3, std::vector<int>(256, 0));
-    for (int y = 0; y < rgb.rows; y++) {
-        const uint8_t *p = rgb.ptr<uint8_t>(y);
-        for (int x = 0; x < rgb.cols; x++, p += 3) { hc[0][p[0]]++; hc[1][p[1]]++; hc[2][p[2]]++; }
-    }
     double missing = 0;
     for (auto &h : hc) {
         int lo = (int)pct(h, 0.02), hi = (int)pct(h, 0.98), empty = 0;
@@ -239,19 +215,16 @@ void measure_technical(const Frame &f, double block_period, sc_measures &m) {
     m.posterize = missing / 3;
 
     // Colourfulness (Hasler and Süsstrunk, 2003).
-    std::vector<cv::Mat> ch;
-    cv::Mat rgbF;
-    rgb.convertTo(rgbF, CV_32F);
-    cv::split(rgbF, ch);
-    cv::Mat rg = ch[0] - ch[1], yb = 0.5 * (ch[0] + ch[1]) - ch[2];
-    cv::Scalar mrg, srg, myb, syb;
-    cv::meanStdDev(rg, mrg, srg);
-    cv::meanStdDev(yb, myb, syb);
-    m.colorfulness = std::sqrt(srg[0] * srg[0] + syb[0] * syb[0]) + 0.3 * std::sqrt(mrg[0] * mrg[0] + myb[0] * myb[0]);
+    double mrg = (double)sumRG / n, myb = (double)sumYB / n / 2;
+    double vrg = std::max(0.0, (double)sumRG2 / n - mrg * mrg), vyb = std::max(0.0, (double)sumYB2 / n / 4 - myb * myb);
+    m.colorfulness = std::sqrt(vrg + vyb) + 0.3 * std::sqrt(mrg * mrg + myb * myb);
 
-    m.noise = noise_sigma(f.gray, f.gray, f.tile, true);
-    m.chroma_noise = std::max(noise_sigma(0.5 * rg, f.gray, f.tile, true), noise_sigma(0.5 * yb, f.gray, f.tile, true));
-    const std::vector<double> profiles[2] = {step_profile(f.gray, 0), step_profile(f.gray, 1)};
+    const std::vector<double> means = tile_means(f.gray8, f.tile);
+    m.noise = noise_sigma(f.gray, means, f.tile);
+    // Halved planes, as the measure was tuned on (the mask is linear: σ halves with them).
+    m.chroma_noise = 0.5 * std::max(noise_sigma(rg, means, f.tile), noise_sigma(yb, means, f.tile));
+    std::vector<double> profiles[2];
+    step_profiles(f.gray8, profiles);
     m.blockiness = blockiness(profiles, block_period);
     m.pixelation = pixel_grid(profiles);
 

@@ -71,11 +71,13 @@ typedef struct {
 
 typedef struct sc_scorer sc_scorer;
 
-/// Loads BRISQUE's model, the eye and smile cascades (from `opencv_data`, e.g.
-/// /usr/share/opencv4), Tesseract's English data (from `tessdata`) and dlib's 68-point shape
-/// predictor (`landmarks68`, e.g. /usr/share/dlib/shape_predictor_68_face_landmarks.dat; NULL or
-/// missing: the eye cascade judges eyes). A missing file disables that measurement (reported as
-/// -1), never the scorer. NULL and `err` filled on failure.
+/// Loads BRISQUE's model and the eye and smile cascades (from `opencv_data`, e.g.
+/// /usr/share/opencv4); Tesseract's English data (from `tessdata`) is read on the first page to
+/// read, and dlib's 68-point shape predictor (`landmarks68`, e.g.
+/// /usr/share/dlib/shape_predictor_68_face_landmarks.dat; NULL or missing: the eye cascade judges
+/// eyes) on the first face that needs its eyes judged, once per process for all scorers. A
+/// missing file disables that measurement (reported as -1), never the scorer. NULL and `err`
+/// filled on failure.
 sc_scorer *sc_create(const char *opencv_data, const char *tessdata, const char *landmarks68, char *err, size_t err_len);
 void sc_destroy(sc_scorer *s);
 
