@@ -36,6 +36,10 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev"])]),
+        // HEVC (a HEIC's coded images) decoded directly, without libheif's copies (Imaging's
+        // HEVCDecoder; libheif stays for what that path does not take).
+        .systemLibrary(name: "CDe265", pkgConfig: "libde265",
+                       providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif",
                        providers: [.apt(["libexif-dev"])]),
         // Camera raw files (DNG, CR2, CR3, NEF, ARW, RAF, RW2, ORF): the thread-safe libraw_r.
@@ -60,7 +64,7 @@ let package = Package(
         // exists at full size in memory.
         // Optimised even in debug builds: its loops touch every pixel of 100-megapixel images
         // in the tests (3–5× slower at -O0).
-        .target(name: "CStreamDecode", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CStreamDecode", dependencies: ["CPNG", "CDe265"], cSettings: [.unsafeFlags(["-O2"])]),
 
         // POSIX/Linux calls Glibc's module lacks (fts, syncfs). Not "CSystem": swift-system (under
         // swift-nio, under Hummingbird) has a target of that name, and names are package-graph-wide.

@@ -77,7 +77,7 @@ void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, ui
     const uint8_t *cbrow = src->cb ? src->cb + (size_t)cy * src->cb_stride : NULL;
     const uint8_t *crrow = src->cr ? src->cr + (size_t)cy * src->cr_stride : NULL;
     const uint8_t *arow = src->alpha ? src->alpha + (size_t)y * src->alpha_stride : NULL;
-    int channels = box->channels, w = box->width;
+    int channels = box->channels, w = box->width - box->lead_x, by = y + box->lead_y;
     if (src->bits == 8 && src->chroma_bits == 8 && cbrow && crrow && src->matrix != 0 && channels == 3) {
         // The common case (an 8-bit 4:2:0 photo without alpha) without a branch per pixel.
         for (int x = 0; x < w; x++) {
@@ -88,7 +88,7 @@ void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, ui
             p[1] = clip16(yv + tgcb[cb] + tgcr[cr]);
             p[2] = clip16(yv + tbcb[cb]);
         }
-        shoebox_box_add(box, y, 0, 1, scratch, w);
+        shoebox_box_add(box, by, box->lead_x, 1, scratch, w);
         return;
     }
     for (int x = 0; x < w; x++) {
@@ -109,7 +109,7 @@ void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, ui
         if (channels == 4)
             p[3] = arow ? (uint8_t)(sample(arow, x, src->alpha_bits) * 255 / ((1 << src->alpha_bits) - 1)) : 255;
     }
-    shoebox_box_add(box, y, 0, 1, scratch, w);
+    shoebox_box_add(box, by, box->lead_x, 1, scratch, w);
 }
 
 /// Adds plane rows [y0, y1) into sums[0…], one per block of `f` samples across.
