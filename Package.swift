@@ -79,7 +79,7 @@ let package = Package(
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.
         .target(name: "Imaging", dependencies: ["Metadata", "CTurboJPEG", "CPNG", "CHeif", "CLCMS2", "CFFmpeg", "CImageOps",
-                                                 "CStreamDecode", "CTIFF"]),
+                                                 "CStreamDecode", "CTIFF", "CDe265"]),
         // OpenCV's area resize and pHash behind a C header (OpenCV's C++ headers do not import
         // into Swift). Debian keeps them under /usr/include/opencv4, outside the default path:
         // unsafeFlags are accepted in the root package and in a path dependency (Fuzz/). Not
@@ -199,6 +199,9 @@ let package = Package(
 
         // The crop rule's figures on the hand-boxed group photos for bench/crops.py.
         .executableTarget(name: "crop-bench", dependencies: ["Imaging", "Faces", "Metadata"], path: "bench/CropBench"),
+
+        // HEIC decoding figures for bench/heic.py (libde265 directly, libheif, thumbnails).
+        .executableTarget(name: "heic-bench", dependencies: ["Imaging", "Metadata"], path: "bench/HEICBench"),
 
         // Generated camera rolls with ground truth, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -101,7 +101,9 @@ extension HEIFMeta {
 
     func isAlpha(_ id: UInt32) -> Bool {
         guard let auxC = try? properties(of: id).first(where: { $0.type == fourCC("auxC") }) else { return false }
-        return String(decoding: auxC.payload.dropFirst(4).prefix { $0 != 0 }, as: UTF8.self).contains("alpha")
+        // "urn:mpeg:hevc:2015:auxid:1" (heif-enc's), the AVC one, or MPEG-B's "…:auxiliary:alpha".
+        let type = String(decoding: auxC.payload.dropFirst(4).prefix { $0 != 0 }, as: UTF8.self)
+        return type.hasSuffix("auxid:1") || type.contains("alpha")
     }
 
     /// A `grid` item: its descriptor (ISO/IEC 23008-12 6.6.2.3.2) and its `dimg` tiles in order.

@@ -67,12 +67,16 @@ void shoebox_ycbcr_free(shoebox_ycbcr *src);
 /// Converts row y of `src` to 8-bit RGB(A) (nearest chroma sample) in `scratch` (width × 4
 /// bytes) and adds it to `box`, whose channels say whether alpha is used.
 void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, uint8_t *scratch);
-/// Opaque images whose factor is a multiple of the chroma subsampling: the planes are averaged
+/// Opaque images (see shoebox_ycbcr_reduce_supported for the factors): the planes are averaged
 /// first (luma in factor×factor blocks, chroma in the blocks covering the same pixels) and only
 /// the reduced image converted, a factor² fewer conversions (the conversion is linear, so this
 /// differs from converting first only where a block's pixels clip). `out` as shoebox_box's.
 /// -1 when out of memory.
 int shoebox_ycbcr_reduce(const shoebox_ycbcr *src, int width, int height, int factor, uint8_t *out);
+/// Whether shoebox_ycbcr_reduce takes `src` at `factor`: > 1, and a multiple of the chroma
+/// subsampling, or 8-bit chroma (then summed per luma pixel, nearest sample: an odd factor in
+/// 4:2:0, 3 for a 4032-px photo wanted at 1024).
+int shoebox_ycbcr_reduce_supported(const shoebox_ycbcr *src, int factor);
 
 // MARK: PNG rows
 

@@ -53,9 +53,9 @@ enum HEIFPlanes {
         let rw = (w + factor - 1) / factor, rh = (h + factor - 1) / factor
         var pixels = [UInt8](repeating: 0, count: rw * rh * 3)
         var scratch = [UInt8](repeating: 0, count: w * 4)
-        // Opaque, and the factor covers whole chroma samples (every even factor in 4:2:0, the
-        // usual case: 4 for a 12 MP phone photo): averaged in YCbCr, converted reduced.
-        if !withAlpha, factor > 1, lead == (0, 0), factor % (1 << Int(src.chroma_shift_x)) == 0, factor % (1 << Int(src.chroma_shift_y)) == 0 {
+        // Opaque, reduced (4 for a 12 MP phone photo at 1008 px, 3 at 1024): averaged in YCbCr,
+        // converted reduced.
+        if !withAlpha, lead == (0, 0), shoebox_ycbcr_reduce_supported(&src, Int32(factor)) != 0 {
             let ok = pixels.withUnsafeMutableBufferPointer {
                 shoebox_ycbcr_reduce(&src, Int32(w), Int32(h), Int32(factor), $0.baseAddress) == 0
             }

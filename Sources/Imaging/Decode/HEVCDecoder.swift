@@ -1,3 +1,6 @@
+// Imported for its link: the C target's calls into libde265 need -lde265 in links made by hand
+// (Fuzz/run), which see only Swift modules' autolink entries.
+import CDe265
 import CStreamDecode
 import Foundation
 import Metadata
@@ -15,8 +18,12 @@ import Metadata
 /// its own error for a damaged file).
 enum HEVCDecoder {
     static let threads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// SHOEBOX_HEIC_LIBHEIF=1: every HEIC through libheif, as before this path (bench/heic.py
+    /// measures both in one run).
+    static let disabled = ProcessInfo.processInfo.environment["SHOEBOX_HEIC_LIBHEIF"] == "1"
 
     static func decode(fd: Int32, name: String, minLongSide: Int, limits: DecodeLimits) throws -> DecodedImage? {
+        guard !disabled else { return nil }
         let source = FileByteSource(fd: fd, size: try FileBytes.size(fd, name: name))
         guard let items = try? HEIFItems.primary(source),
               !items.thumbnailLongSides.contains(where: { $0 >= minLongSide }),
