@@ -36,6 +36,10 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif",
                        providers: [.apt(["libheif-dev"])]),
+        // HEVC (a HEIC's coded images) decoded directly, without libheif's copies (Imaging's
+        // HEVCDecoder; libheif stays for what that path does not take).
+        .systemLibrary(name: "CDe265", pkgConfig: "libde265",
+                       providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif",
                        providers: [.apt(["libexif-dev"])]),
         // Camera raw files (DNG, CR2, CR3, NEF, ARW, RAF, RW2, ORF): the thread-safe libraw_r.
@@ -60,7 +64,7 @@ let package = Package(
         // exists at full size in memory.
         // Optimised even in debug builds: its loops touch every pixel of 100-megapixel images
         // in the tests (3–5× slower at -O0).
-        .target(name: "CStreamDecode", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CStreamDecode", dependencies: ["CPNG", "CDe265"], cSettings: [.unsafeFlags(["-O2"])]),
 
         // POSIX/Linux calls Glibc's module lacks (fts, syncfs). Not "CSystem": swift-system (under
         // swift-nio, under Hummingbird) has a target of that name, and names are package-graph-wide.
@@ -75,7 +79,7 @@ let package = Package(
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.
         .target(name: "Imaging", dependencies: ["Metadata", "CTurboJPEG", "CPNG", "CHeif", "CLCMS2", "CFFmpeg", "CImageOps",
-                                                 "CStreamDecode", "CTIFF"]),
+                                                 "CStreamDecode", "CTIFF", "CDe265"]),
         // OpenCV's area resize and pHash behind a C header (OpenCV's C++ headers do not import
         // into Swift). Debian keeps them under /usr/include/opencv4, outside the default path:
         // unsafeFlags are accepted in the root package and in a path dependency (Fuzz/). Not
@@ -195,6 +199,9 @@ let package = Package(
 
         // The crop rule's figures on the hand-boxed group photos for bench/crops.py.
         .executableTarget(name: "crop-bench", dependencies: ["Imaging", "Faces", "Metadata"], path: "bench/CropBench"),
+
+        // HEIC decoding figures for bench/heic.py (libde265 directly, libheif, thumbnails).
+        .executableTarget(name: "heic-bench", dependencies: ["Imaging", "Metadata"], path: "bench/HEICBench"),
 
         // Generated camera rolls with ground truth, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

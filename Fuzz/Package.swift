@@ -23,6 +23,7 @@ let fuzzTargets: [(name: String, product: String)] = [
     ("MetadataReader", "Metadata"),
     ("RAW", "Metadata"),
     ("TIFF", "Imaging"),
+    ("HEIFItems", "Imaging"),
     ("ImageDecoder", "Imaging"),
     ("TrashInfo", "PhotoLibrary"),
     ("Sidecar", "PhotoLibrary"),

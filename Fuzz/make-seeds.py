@@ -102,6 +102,8 @@ for path in heics:
     data = read(path)
     whole = len(data) <= 32 << 10
     put("HEIC", data if whole else data[:HEAD], "whole" if whole else "head")
+    if len(data) <= 64 << 10:   # HEIFItems needs the coded data after the boxes: whole files only
+        put("HEIFItems", data, "whole")
     if whole:
         put("MetadataReader", data, "heic")
     exif_blocks.append(exiftool("-exif", "-b", path))

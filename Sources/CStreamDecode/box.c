@@ -67,11 +67,13 @@ void shoebox_box_flush(shoebox_box *box) {
     int f = box->factor;
     for (int r = 0; r < box->band_rows && box->band_start + r < box->out_height; r++) {
         int oy = box->band_start + r;
-        uint32_t bh = (uint32_t)(box->height - oy * f < f ? box->height - oy * f : f);
+        int top = oy * f > box->lead_y ? oy * f : box->lead_y, bottom = (oy + 1) * f < box->height ? (oy + 1) * f : box->height;
+        uint32_t bh = (uint32_t)(bottom - top);
         uint32_t *sums = box->sums + (size_t)r * box->out_width * 3;
         uint8_t *row = box->out + (size_t)oy * box->out_width * 3;
         for (int ox = 0; ox < box->out_width; ox++) {
-            uint32_t bw = (uint32_t)(box->width - ox * f < f ? box->width - ox * f : f), n = bw * bh;
+            int left = ox * f > box->lead_x ? ox * f : box->lead_x, right = (ox + 1) * f < box->width ? (ox + 1) * f : box->width;
+            uint32_t n = (uint32_t)(right - left) * bh;
             for (int c = 0; c < 3; c++) row[ox * 3 + c] = (uint8_t)((sums[ox * 3 + c] + n / 2) / n);
         }
         memset(sums, 0, (size_t)box->out_width * 3 * sizeof(uint32_t));

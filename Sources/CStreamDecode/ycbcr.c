@@ -77,9 +77,12 @@ void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, ui
     const uint8_t *cbrow = src->cb ? src->cb + (size_t)cy * src->cb_stride : NULL;
     const uint8_t *crrow = src->cr ? src->cr + (size_t)cy * src->cr_stride : NULL;
     const uint8_t *arow = src->alpha ? src->alpha + (size_t)y * src->alpha_stride : NULL;
-    int channels = box->channels, w = box->width;
+    int channels = box->channels, w = box->width - box->lead_x, by = y + box->lead_y;
     if (src->bits == 8 && src->chroma_bits == 8 && cbrow && crrow && src->matrix != 0 && channels == 3) {
-        // The common case (an 8-bit 4:2:0 photo without alpha) without a branch per pixel.
+        // The common case (an 8-bit 4:2:0 photo without alpha) without a branch per pixel;
+        // unreduced, straight into the output row.
+        int direct = !box->sums && box->lead_x == 0;
+        if (direct) scratch = box->out + (size_t)by * box->out_width * 3;
         for (int x = 0; x < w; x++) {
             int32_t yv = ty[yrow[x]];
             int cb = cbrow[x >> sx], cr = crrow[x >> sx];
@@ -88,7 +91,7 @@ void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, ui
             p[1] = clip16(yv + tgcb[cb] + tgcr[cr]);
             p[2] = clip16(yv + tbcb[cb]);
         }
-        shoebox_box_add(box, y, 0, 1, scratch, w);
+        if (!direct) shoebox_box_add(box, by, box->lead_x, 1, scratch, w);
         return;
     }
     for (int x = 0; x < w; x++) {
@@ -109,7 +112,7 @@ void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, ui
         if (channels == 4)
             p[3] = arow ? (uint8_t)(sample(arow, x, src->alpha_bits) * 255 / ((1 << src->alpha_bits) - 1)) : 255;
     }
-    shoebox_box_add(box, y, 0, 1, scratch, w);
+    shoebox_box_add(box, by, box->lead_x, 1, scratch, w);
 }
 
 /// Adds plane rows [y0, y1) into sums[0…], one per block of `f` samples across.
@@ -126,11 +129,34 @@ static void sum_rows(const uint8_t *plane, int stride, int bits, int width, int 
     }
 }
 
+/// Adds, for luma rows [y0, y1), each luma pixel's nearest 8-bit chroma sample into sums[0…],
+/// one per block of `f` pixels across: the chroma of a block whose edges cut chroma samples
+/// (an odd factor in 4:2:0), weighted as converting every pixel would weight it.
+static void sum_chroma_nearest(const uint8_t *plane, int stride, int width, int y0, int y1, int f, int sx, int sy,
+                               uint32_t *sums) {
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *row = plane + (size_t)(y >> sy) * stride;
+        for (int x = 0; x < width; x += f) {
+            uint32_t s = 0;
+            int end = width - x < f ? width : x + f;
+            for (int i = x; i < end; i++) s += row[i >> sx];
+            sums[x / f] += s;
+        }
+    }
+}
+
+int shoebox_ycbcr_reduce_supported(const shoebox_ycbcr *src, int factor) {
+    int whole = factor % (1 << src->chroma_shift_x) == 0 && factor % (1 << src->chroma_shift_y) == 0;
+    return factor > 1 && (whole || src->chroma_bits == 8 || !src->cb || !src->cr);
+}
+
 int shoebox_ycbcr_reduce(const shoebox_ycbcr *src, int width, int height, int factor, uint8_t *out) {
     int f = factor, ow = (width + f - 1) / f, oh = (height + f - 1) / f;
     int sx = src->chroma_shift_x, sy = src->chroma_shift_y, fx = f >> sx, fy = f >> sy;
     int cw = (width + (1 << sx) - 1) >> sx, ch = (height + (1 << sy) - 1) >> sy;
     int chroma = src->cb && src->cr;
+    // A factor that cuts chroma samples: chroma summed per luma pixel (nearest sample).
+    int nearest = factor % (1 << sx) != 0 || factor % (1 << sy) != 0;
     uint32_t *sums = calloc((size_t)ow * 3, sizeof(uint32_t));
     if (!sums) return -1;
     int n = 1 << src->bits, nc = 1 << (src->chroma_bits > 0 ? src->chroma_bits : 8);
@@ -142,7 +168,10 @@ int shoebox_ycbcr_reduce(const shoebox_ycbcr *src, int width, int height, int fa
         int y0 = oy * f, y1 = y0 + f < height ? y0 + f : height;
         sum_rows(src->y, src->y_stride, src->bits, width, y0, y1, f, ys);
         int c0 = oy * fy, c1 = c0 + fy < ch ? c0 + fy : ch;
-        if (chroma) {
+        if (chroma && nearest) {
+            sum_chroma_nearest(src->cb, src->cb_stride, width, y0, y1, f, sx, sy, cbs);
+            sum_chroma_nearest(src->cr, src->cr_stride, width, y0, y1, f, sx, sy, crs);
+        } else if (chroma) {
             sum_rows(src->cb, src->cb_stride, src->chroma_bits, cw, c0, c1, fx, cbs);
             sum_rows(src->cr, src->cr_stride, src->chroma_bits, cw, c0, c1, fx, crs);
         }
@@ -154,7 +183,7 @@ int shoebox_ycbcr_reduce(const shoebox_ycbcr *src, int width, int height, int fa
             if (!chroma) {
                 p[0] = p[1] = p[2] = clip16(yv);
             } else {
-                uint32_t cbw = (uint32_t)(cw - ox * fx < fx ? cw - ox * fx : fx), cn = cbw * (uint32_t)(c1 - c0);
+                uint32_t cbw = (uint32_t)(cw - ox * fx < fx ? cw - ox * fx : fx), cn = nearest ? nl : cbw * (uint32_t)(c1 - c0);
                 int cb = (int)((cbs[ox] + cn / 2) / cn), cr = (int)((crs[ox] + cn / 2) / cn);
                 if (src->matrix == 0) {
                     p[0] = clip16(trcr[cr] + 32768); p[1] = clip16(yv); p[2] = clip16(tbcb[cb] + 32768);

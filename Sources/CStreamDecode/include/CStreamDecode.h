@@ -21,6 +21,11 @@ typedef struct shoebox_box {
     /// Output rows [band_start, band_start + band_rows) accumulate in `sums` (3 per pixel);
     /// NULL when factor is 1 (pixels go straight to `out`).
     int band_start, band_rows;
+    /// Pixels missing before the first column and row (0 unless set after init): blocks then
+    /// end, not start, at the image's left or top edge, as they would after a turn or mirror
+    /// applied to the reduced image. `width`/`height` include them; rows and columns passed to
+    /// shoebox_box_add count them.
+    int lead_x, lead_y;
     uint32_t *sums;
     uint8_t *out;
 } shoebox_box;
@@ -62,12 +67,16 @@ void shoebox_ycbcr_free(shoebox_ycbcr *src);
 /// Converts row y of `src` to 8-bit RGB(A) (nearest chroma sample) in `scratch` (width × 4
 /// bytes) and adds it to `box`, whose channels say whether alpha is used.
 void shoebox_box_add_ycbcr(shoebox_box *box, const shoebox_ycbcr *src, int y, uint8_t *scratch);
-/// Opaque images whose factor is a multiple of the chroma subsampling: the planes are averaged
+/// Opaque images (see shoebox_ycbcr_reduce_supported for the factors): the planes are averaged
 /// first (luma in factor×factor blocks, chroma in the blocks covering the same pixels) and only
 /// the reduced image converted, a factor² fewer conversions (the conversion is linear, so this
 /// differs from converting first only where a block's pixels clip). `out` as shoebox_box's.
 /// -1 when out of memory.
 int shoebox_ycbcr_reduce(const shoebox_ycbcr *src, int width, int height, int factor, uint8_t *out);
+/// Whether shoebox_ycbcr_reduce takes `src` at `factor`: > 1, and a multiple of the chroma
+/// subsampling, or 8-bit chroma (then summed per luma pixel, nearest sample: an odd factor in
+/// 4:2:0, 3 for a 4032-px photo wanted at 1024).
+int shoebox_ycbcr_reduce_supported(const shoebox_ycbcr *src, int factor);
 
 // MARK: PNG rows
 
@@ -87,6 +96,34 @@ const uint8_t *shoebox_png_icc(shoebox_png *png, uint32_t *length);
 int shoebox_png_read_reduced(shoebox_png *png, int factor, uint8_t *out);
 const char *shoebox_png_message(const shoebox_png *png);
 void shoebox_png_close(shoebox_png *png);
+
+// MARK: HEVC images (a HEIC's coded items)
+
+/// One coded image: its parameter sets (VPS, SPS, PPS from the item's hvcC, each NAL preceded
+/// by a 4-byte big-endian length) and its data (each NAL preceded by `length_size` bytes).
+typedef struct shoebox_hevc_tile {
+    const uint8_t *params; size_t params_length;
+    const uint8_t *data; size_t data_length;
+    int length_size;
+} shoebox_hevc_tile;
+
+/// Decoded pictures held for their planes: one picture as libde265 left it (no copy), or the
+/// tiles of a grid assembled into planes of the grid's output size.
+typedef struct shoebox_hevc shoebox_hevc;
+
+/// Decodes `count` tiles laid out `columns` across into a `width` × `height` image (a single
+/// image: count 1, columns 1, its own size), on `threads` threads: libde265's wavefront threads
+/// for a single image, whole tiles in parallel for a grid. NULL with `message` set (one line)
+/// when a tile does not decode, is not 8-bit, or the tiles disagree in size or chroma format;
+/// `*unsupported` is then 1 when the data decoded but is a layout not handled here.
+shoebox_hevc *shoebox_hevc_decode(const shoebox_hevc_tile *tiles, int count, int columns, int width, int height,
+                                  int threads, char *message, size_t message_size, int *unsupported);
+/// The planes in `src` (y, cb, cr, strides, depths, chroma shifts; cb/cr NULL when monochrome),
+/// their size and the stream's VUI colour description (matrix, full range), valid until
+/// shoebox_hevc_free.
+void shoebox_hevc_planes(const shoebox_hevc *hevc, shoebox_ycbcr *src, int *width, int *height, int *vui_matrix,
+                         int *vui_full_range);
+void shoebox_hevc_free(shoebox_hevc *hevc);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 import CHeif
 
-/// HEIC/HEIF through libheif, read through the descriptor (`HEIFFileReader`): the primary
+/// HEIC/HEIF: the common layouts by libde265 directly (`HEVCDecoder`), the others through
+/// libheif, read through the descriptor (`HEIFFileReader`): the primary
 /// image's embedded thumbnail when it is large enough, the primary image otherwise (grids and
 /// tiles assembled by libheif), taken as YCbCr planes and box-reduced while converted to RGB
 /// (`HEIFPlanes`) to the smallest size still ≥ `minLongSide`. libheif 1.15 decodes an image
@@ -10,10 +11,16 @@ import CHeif
 /// `irot`/`imir` transformations itself, so the result is upright and any EXIF orientation
 /// inside the file is ignored (ISO/IEC 23008-12: the transformations govern).
 enum HEIFDecoder {
-    /// - Parameter libheifRGB: RGB converted by libheif, not from the native planes (for tests
-    ///   that compare the two).
+    /// - Parameters:
+    ///   - libheifRGB: RGB converted by libheif, not from the native planes (for tests that
+    ///     compare the two).
+    ///   - direct: libde265 fed directly first (`HEVCDecoder`); false decodes through libheif
+    ///     only (for tests that compare the two).
     static func decode(fd: Int32, name: String, minLongSide: Int, limits: DecodeLimits,
-                       libheifRGB: Bool = false) throws -> DecodedImage {
+                       libheifRGB: Bool = false, direct: Bool = true) throws -> DecodedImage {
+        if direct, !libheifRGB, let image = try HEVCDecoder.decode(fd: fd, name: name, minLongSide: minLongSide, limits: limits) {
+            return image
+        }
         // Kept alive until the context is freed (this defer runs after the context's): libheif
         // reads through it while decoding, after its last use in Swift's eyes.
         let file = HEIFFileReader(fd: fd, size: try FileBytes.size(fd, name: name))

@@ -40,14 +40,22 @@ enum HEIFPlanes {
         let withAlpha = alpha && heif_image_has_channel(image, heif_channel_Alpha) != 0
         if withAlpha { src.alpha = plane(image, heif_channel_Alpha, &src.alpha_stride, &src.alpha_bits) }
 
+        return reduce(&src, width: w, height: h, alpha: withAlpha, premultiplied: premultiplied, factor: factor)
+    }
+
+    /// Planes described by `src` (its tables made and freed here) converted to RGB and reduced by
+    /// `factor`, alpha composited onto white. Shared with HEVCDecoder, which hands libde265's planes.
+    /// `lead`: pixels missing before the first column and row (see shoebox_box).
+    static func reduce(_ src: inout shoebox_ycbcr, width w: Int, height h: Int, alpha withAlpha: Bool,
+                       premultiplied: Bool, factor: Int, lead: (x: Int, y: Int) = (0, 0)) -> RGBImage? {
         guard shoebox_ycbcr_prepare(&src) == 0 else { return nil }
         defer { shoebox_ycbcr_free(&src) }
         let rw = (w + factor - 1) / factor, rh = (h + factor - 1) / factor
         var pixels = [UInt8](repeating: 0, count: rw * rh * 3)
         var scratch = [UInt8](repeating: 0, count: w * 4)
-        // Opaque, and the factor covers whole chroma samples (every even factor in 4:2:0, the
-        // usual case: 4 for a 12 MP phone photo): averaged in YCbCr, converted reduced.
-        if !withAlpha, factor > 1, factor % (1 << Int(shifts.x)) == 0, factor % (1 << Int(shifts.y)) == 0 {
+        // Opaque, reduced (4 for a 12 MP phone photo at 1008 px, 3 at 1024): averaged in YCbCr,
+        // converted reduced.
+        if !withAlpha, lead == (0, 0), shoebox_ycbcr_reduce_supported(&src, Int32(factor)) != 0 {
             let ok = pixels.withUnsafeMutableBufferPointer {
                 shoebox_ycbcr_reduce(&src, Int32(w), Int32(h), Int32(factor), $0.baseAddress) == 0
             }
@@ -55,13 +63,15 @@ enum HEIFPlanes {
         }
         let ok = pixels.withUnsafeMutableBufferPointer { out -> Bool in
             var box = shoebox_box()
-            guard shoebox_box_init(&box, Int32(w), Int32(h), Int32(factor), withAlpha ? 4 : 3,
+            guard shoebox_box_init(&box, Int32(w + lead.x), Int32(h + lead.y), Int32(factor), withAlpha ? 4 : 3,
                                    premultiplied ? 1 : 0, 1, out.baseAddress) == 0 else { return false }
             defer { shoebox_box_free(&box) }
+            box.lead_x = Int32(lead.x)
+            box.lead_y = Int32(lead.y)
             scratch.withUnsafeMutableBufferPointer { row in
                 for y in 0..<h {
                     shoebox_box_add_ycbcr(&box, &src, Int32(y), row.baseAddress)
-                    if (y + 1) % factor == 0 || y + 1 == h { shoebox_box_flush(&box) }
+                    if (y + 1 + lead.y) % factor == 0 || y + 1 == h { shoebox_box_flush(&box) }
                 }
             }
             return true
