@@ -19,6 +19,32 @@ extension AssetJSON {
         }
     }
 
+    /// The asset as a whole object at `level` (a listing's element, `show`): nothing can add a
+    /// member to it, so its members go out in order with no record of where each one is.
+    func writeObject(_ writer: JSONStreamWriter, level: Int) throws {
+        let m = level + 1
+        let prefixes = m < AssetJSON.prefixes.count ? AssetJSON.prefixes[m] : nil
+        var w = JSONBytes()
+        swap(&w, &writer.out)
+        defer { swap(&w, &writer.out) }
+        w.bytes.append(UInt8(ascii: "{"))
+        for (i, key) in AssetJSON.sortedKeys.enumerated() {
+            if i > 0, let prefixes {
+                w.bytes.append(contentsOf: prefixes[i])
+            } else {
+                w.memberPrefix(key.rawValue, level: m, first: i == 0)
+            }
+            if key == .score_detail, let score_detail {
+                swap(&w, &writer.out)
+                defer { swap(&w, &writer.out) }
+                try writer.value(score_detail, level: m)
+            } else {
+                try write(key, &w, level: m)
+            }
+        }
+        w.close(UInt8(ascii: "}"), level: level)
+    }
+
     /// Adds the asset's members to the object `node` is writing (a wrapper such as the tidy shape
     /// may add its own; the node puts them all in order).
     func writeMembers(_ node: JSONStreamNode) throws {

@@ -77,6 +77,8 @@ public final class JSONStreamWriter {
     /// One value at `level` (its closing bracket's indentation).
     func value<T: Encodable>(_ v: T, level: Int) throws {
         if special(v) { return }
+        // The shape most output is made of, written whole without the `Encoder` machinery.
+        if T.self == AssetJSON.self { return try (v as! AssetJSON).writeObject(self, level: level) }
         let node = node(level)
         node.begin(at: out.bytes.count)
         try v.encode(to: node)
