@@ -66,6 +66,11 @@ struct List: ParsableCommand {
             func forEach(_ body: (Asset) throws -> Void) throws {
                 if let page { try page.forEach(body) } else { try index.forEachAsset(matching: q, body) }
             }
+            if output.json && JSONOutput.reference {
+                var all: [AssetJSON] = []
+                try forEach { a in all.append(AssetJSON(a, liveVideo: a.format == .heic || a.format == .jpeg ? live[a.id] : nil)) }
+                return try output.print(all)
+            }
             if output.json {
                 let writer = JSONListWriter(live: live)
                 var batch: [Asset] = []
@@ -109,8 +114,8 @@ struct List: ParsableCommand {
 }
 
 /// `list --json` made on a second thread: the assets come out of the index on the calling thread
-/// while this one makes and prints their JSON (`AssetJSONArrayWriter`, the bytes `JSONOutput.print`
-/// would print), a few batches behind at most, so memory stays flat.
+/// while this one makes and prints their JSON (`JSONStreamWriter`, as `JSONOutput.print` would print
+/// them), a few batches behind at most, so memory stays flat.
 final class JSONListWriter: @unchecked Sendable {
     private let condition = NSCondition()
     private var batches: [[Asset]] = []
@@ -158,7 +163,8 @@ final class JSONListWriter: @unchecked Sendable {
 
     private func run() {
         defer { done.signal() }
-        var writer = AssetJSONArrayWriter { FileHandle.standardOutput.write(Data($0)) }
+        let writer = JSONStreamWriter { FileHandle.standardOutput.write(Data($0)) }
+        writer.beginArray()
         var complete = false
         while true {
             condition.lock()
@@ -184,8 +190,9 @@ final class JSONListWriter: @unchecked Sendable {
             }
         }
         if complete {
-            writer.finish()
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            writer.endArray()
+            writer.raw("\n")
+            writer.flush()
         }
     }
 }

@@ -77,7 +77,7 @@ struct ScaleTests {
         }
     }
 
-    // MARK: AssetJSONArrayWriter = JSONEncoder
+    // MARK: JSONStreamWriter = JSONEncoder
 
     static func encoded(_ items: [AssetJSON]) throws -> [UInt8] {
         let encoder = JSONEncoder()
@@ -88,9 +88,12 @@ struct ScaleTests {
 
     static func written(_ items: [AssetJSON]) throws -> [UInt8] {
         var out: [UInt8] = []
-        var writer = AssetJSONArrayWriter { out += $0 }
+        let writer = JSONStreamWriter { out += $0 }
+        writer.beginArray()
         for item in items { try writer.append(item) }
-        writer.finish()
+        writer.endArray()
+        writer.flush()
+        #expect(try JSONStreamWriter.document(items) == out, "the array written whole is the array written one by one")
         return out
     }
 

@@ -202,7 +202,7 @@ struct GeneratedAlbumPlanTests {
         let groups = AlbumLinker.groupGenerated(rows)
         #expect(groups.map(\.path) == ["Years/2023", "Places/Lisbon, Portugal", "People/Ana", "Years/2024",
                                        "People/Zo\u{EB}-Bo", "Screenshots", "Videos", "Places/Porto, Portugal"])
-        #expect(groups.map(\.rows) == [[0, 2], [0, 2], [0, 1], [1], [1], [1], [2], [3]])
+        #expect(groups.map(\.rows) == [[0, 2], [0, 2], [0, 1], [1], [1], [1], [2], [3]] as [[Int32]])
         #expect(groups.map(\.title) == ["2023", "Lisbon, Portugal", "Ana", "2024", "Zo\u{EB}/Bo", "Screenshots", "Videos", "Porto, Portugal"])
         #expect(groups.map(\.kind) == [.year, .place, .person, .year, .person, .screenshots, .videos, .place])
     }

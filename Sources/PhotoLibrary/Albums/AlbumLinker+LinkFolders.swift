@@ -84,11 +84,12 @@ extension AlbumLinker {
     /// and removals: in place; anything else (a new order, a moved original): a new folder built
     /// beside it and swapped in. Returns whether it changed anything.
     func write(_ album: AlbumFolder, existing: Existing?, _ report: inout AlbumSyncReport) throws -> Bool {
-        let want = Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a })
         guard let folder = existing?.folder, var onDisk = existing?.onDisk else {
             try rebuild(album, replacing: nil, &report)
             return true
         }
+        // Only now: a new folder (every album of a first scan) needs no table of its links.
+        let want = Dictionary(album.entries.map { ($0.linkName, $0.target) }, uniquingKeysWith: { a, _ in a })
         let movedAside = moveForeignAside(&onDisk, of: album, want: want, in: folder, &report)
         if onDisk.links == want { return movedAside }
         if !onDisk.links.contains(where: { want[$0.key] != nil && want[$0.key] != $0.value }) {

@@ -57,18 +57,21 @@ extension AlbumLinker {
     /// The albums of `generated()`, in its order, one at a time: the links of only one album
     /// exist at once, however large the library. `only`: just these album paths (see
     /// `AlbumChanges`), and only the rows that can be in them are read.
+    /// The rows are read once, through a cursor; what is kept of each is its id and path in one
+    /// byte buffer (`GeneratedMembers`) and its place in each album: ~100 bytes an asset, where
+    /// decoded rows cost ~4 times that (795 MiB at 1,000,000 assets, issue 33).
     func forEachGenerated(only: Set<String>? = nil, _ body: (AlbumFolder) throws -> Void) throws {
         if let only, only.isEmpty { return }
-        let rows = try generatedRows(only: only)
-        for group in AlbumLinker.groupGenerated(rows, only: only) {
+        let (members, groups) = try generatedGroups(only: only)
+        for group in groups {
             try body(folder(path: group.path, kind: group.kind, title: group.title,
-                            members: group.rows.map { (rows[$0].id, rows[$0].path) }, albumID: nil))
+                            members: group.rows.map { members[Int($0)] }, albumID: nil))
         }
     }
 
-    /// The present assets that generated albums show, in capture order; with `only`, just those
-    /// that can be in one of these albums.
-    func generatedRows(only: Set<String>? = nil) throws -> [Row] {
+    /// The present assets that generated albums show, in capture order, grouped into their
+    /// albums as they come; with `only`, just those that can be in one of these albums.
+    func generatedGroups(only: Set<String>? = nil) throws -> (GeneratedMembers, [GeneratedGroup]) {
         let decoder = JSONDecoder()
         return try index.read { db in
             // A cursor, not fetchAll: one row object reused, not one copy per asset.
@@ -77,9 +80,13 @@ extension AlbumLinker {
                 WHERE \(Row.shownInGeneratedAlbums) \(only.map(AlbumLinker.rowsThatCanBeIn) ?? "")
                 ORDER BY taken_at_epoch IS NULL, taken_at_epoch, path, id
                 """)
-            var rows: [Row] = []
-            while let r = try cursor.next() { rows.append(Row(r, decoder)) }
-            return rows
+            var members = GeneratedMembers()
+            var grouping = GeneratedGrouping(only: only)
+            while let r = try cursor.next() {
+                let row = Row(r, decoder)
+                if grouping.add(row, position: members.count) { members.append(row.id, row.path) }
+            }
+            return (members, grouping.groups)
         }
     }
 
@@ -101,26 +108,16 @@ extension AlbumLinker {
         var path: String
         var kind: AlbumFolder.Kind
         var title: String
-        var rows: [Int]
+        var rows: [Int32]
     }
 
     /// The generated albums the rows make, in the order their first member comes; with `only`,
     /// just those albums.
     static func groupGenerated(_ rows: [Row], only: Set<String>? = nil) -> [GeneratedGroup] {
-        var groups: [GeneratedGroup] = []
-        var positionOfPath: [String: Int] = [:]
-        var namer = GeneratedAlbumNamer()
-        for (i, r) in rows.enumerated() {
-            for a in namer.albums(of: r) where only?.contains(a.path) ?? true {
-                let g = positionOfPath[a.path] ?? groups.count
-                if g == groups.count {
-                    groups.append(GeneratedGroup(path: a.path, kind: a.kind, title: a.title, rows: []))
-                    positionOfPath[a.path] = g
-                }
-                if groups[g].rows.last != i { groups[g].rows.append(i) }
-            }
-        }
-        return groups
+        var grouping = GeneratedGrouping(only: only)
+        var position = 0
+        for r in rows where grouping.add(r, position: position) { position += 1 }
+        return grouping.groups
     }
 
     /// A user album's folder: its present members in album order.
@@ -189,5 +186,58 @@ extension AlbumLinker.Row {
         let persons = personsJSON == "[]" ? [] : (try? decoder.decode([String].self, from: Data(personsJSON.utf8))) ?? []
         self.init(id: AssetID(trusted: r[0]), path: r[1], year: r[2], kind: AssetKind(rawValue: r[3]) ?? .photo,
                   place: (city == nil && country == nil) ? nil : Place(city: city, country: country), persons: persons)
+    }
+}
+
+/// The generated albums of rows given one at a time in capture order: each album in the order its
+/// first member came, its members as positions among the rows kept.
+struct GeneratedGrouping {
+    private(set) var groups: [AlbumLinker.GeneratedGroup] = []
+    private var positionOfPath: [String: Int] = [:]
+    private var namer = GeneratedAlbumNamer()
+    private let only: Set<String>?
+
+    init(only: Set<String>?) { self.only = only }
+
+    /// Puts the row at `position` into its albums; false when it is in none (then it need not be
+    /// kept, and the next row takes this position).
+    mutating func add(_ r: AlbumLinker.Row, position: Int) -> Bool {
+        var kept = false
+        for a in namer.albums(of: r) where only?.contains(a.path) ?? true {
+            let g = positionOfPath[a.path] ?? groups.count
+            if g == groups.count {
+                groups.append(AlbumLinker.GeneratedGroup(path: a.path, kind: a.kind, title: a.title, rows: []))
+                positionOfPath[a.path] = g
+            }
+            if groups[g].rows.last != Int32(position) { groups[g].rows.append(Int32(position)) }
+            kept = true
+        }
+        return kept
+    }
+}
+
+/// The id and path of each asset of the generated albums, as UTF-8 in one buffer: two strings of
+/// ~40 bytes each, without a String's allocation per string (and per row).
+struct GeneratedMembers {
+    private var bytes: [UInt8] = []
+    /// Where each id ends, then where its path ends, for each member in turn.
+    private var ends: [Int] = []
+
+    var count: Int { ends.count / 2 }
+
+    mutating func append(_ id: AssetID, _ path: String) {
+        bytes += id.rawValue.utf8
+        ends.append(bytes.count)
+        bytes += path.utf8
+        ends.append(bytes.count)
+    }
+
+    subscript(i: Int) -> (AssetID, String) {
+        let start = i == 0 ? 0 : ends[2 * i - 1]
+        let idEnd = ends[2 * i], pathEnd = ends[2 * i + 1]
+        return bytes.withUnsafeBufferPointer { b in
+            (AssetID(trusted: String(decoding: UnsafeBufferPointer(rebasing: b[start..<idEnd]), as: UTF8.self)),
+             String(decoding: UnsafeBufferPointer(rebasing: b[idEnd..<pathEnd]), as: UTF8.self))
+        }
     }
 }

@@ -55,18 +55,4 @@ public struct ScoreDetailJSON: Encodable, Sendable, Equatable {
         try c.encode(frame, forKey: .frame)
         try c.encode(burst, forKey: .burst)
     }
-
-    /// The bytes JSONEncoder writes for this value nested at `level` (two spaces a level), for
-    /// `AssetJSONArrayWriter`.
-    func nestedBytes(level: Int) throws -> [UInt8] {
-        let data = try ShoeboxJSON.makeEncoder(pretty: true).encode(self)
-        let pad = Array(repeating: UInt8(ascii: " "), count: 2 * level)
-        var out: [UInt8] = []
-        out.reserveCapacity(data.count + 256)
-        for b in data {
-            out.append(b)
-            if b == 0x0A { out.append(contentsOf: pad) }
-        }
-        return out
-    }
 }
