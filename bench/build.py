@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""The first build (issue 33) and the SHA-256 that replaced swift-crypto's.
+
+    bench/build.py [--quick] [--before REV] [--after REV] [--hash-mib N] [--json OUT] [--row]
+
+Builds: a fresh `git clone` of this repository at REV into a temporary folder, then
+`swift build -c release` timed from nothing (package resolution from the machine's package
+copies and SwiftPM's cache, as a new checkout does it), then `.build/` removed and `swift build`
+(debug) timed the same way. AFTER is HEAD (committed work only); BEFORE is 6c5e8de, the last
+commit that linked swift-crypto (all of BoringSSL compiled for SHA-256). --quick builds AFTER in
+release only: the goal is a clean release build under 3 minutes.
+
+Hashing: a file of N MiB of random bytes (default 1024; --quick 256), read once to be in the
+page cache, then hashed by `hash-bench` (SHA256Hasher, 1 MiB preads as a scan reads) and by
+`sha256sum`, each the best of 3 whole-process wall times; the two digests must agree.
+`hash-bench` is built by bench/run (swift build -c release --product hash-bench).
+With --row, the benchmark table's rows on stdout.
+"""
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BEFORE = "6c5e8de"
+
+
+def run(cmd, cwd=None):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed in {cwd or ROOT}:\n{(p.stdout + p.stderr)[-2000:]}")
+    return p.stdout
+
+
+def timed_build(folder, args):
+    """Wall seconds of `swift build ARGS` in `folder`, and whether it compiled BoringSSL."""
+    t0 = time.perf_counter()
+    out = run(["swift", "build", *args], cwd=folder)
+    seconds = time.perf_counter() - t0
+    return seconds, "CCryptoBoringSSL" in out
+
+
+def clean_builds(rev, modes, scratch):
+    """Clone `rev` and build it from nothing in each of `modes` ("release", "debug")."""
+    sha = run(["git", "-C", ROOT, "rev-parse", "--verify", rev + "^{commit}"]).strip()
+    folder = os.path.join(scratch, f"clone-{sha[:12]}")
+    run(["git", "clone", "--quiet", "--no-checkout", ROOT, folder])
+    run(["git", "-C", folder, "checkout", "--quiet", "--detach", sha])
+    commit = run(["git", "-C", folder, "rev-parse", "--short", "HEAD"]).strip()
+    result = {"rev": rev, "commit": commit}
+    for mode in modes:
+        shutil.rmtree(os.path.join(folder, ".build"), ignore_errors=True)
+        seconds, boringssl = timed_build(folder, ["-c", mode])
+        resolved = open(os.path.join(folder, "Package.resolved")).read()
+        result[mode] = {"seconds": round(seconds, 1), "compiled_boringssl": boringssl,
+                        "swift_crypto_resolved": '"swift-crypto"' in resolved}
+        print(f"bench: {commit} {mode}: {seconds:.0f} s (BoringSSL compiled: {boringssl})", file=sys.stderr)
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def best_wall(cmd, runs=3):
+    best, out = None, None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = run(cmd)
+        s = time.perf_counter() - t0
+        best = s if best is None else min(best, s)
+    return best, out
+
+
+def hashing(mib, scratch):
+    binary = os.path.join(ROOT, ".build", "release", "hash-bench")
+    if not os.access(binary, os.X_OK):
+        sys.exit(f"bench: {binary} not built (swift build -c release --product hash-bench)")
+    path = os.path.join(scratch, "random.bin")
+    with open(path, "wb") as f:
+        for _ in range(mib):
+            f.write(os.urandom(1 << 20))
+    with open(path, "rb") as f:  # into the page cache: both read memory, not the disk
+        while f.read(1 << 24):
+            pass
+    ours_s, ours = best_wall([binary, path])
+    theirs_s, theirs = best_wall(["sha256sum", path])
+    if ours.split()[0] != theirs.split()[0]:
+        sys.exit(f"bench: hash-bench says {ours.split()[0]}, sha256sum {theirs.split()[0]}")
+    os.remove(path)
+    return {"mib": mib, "hasher_s": round(ours_s, 3), "sha256sum_s": round(theirs_s, 3),
+            "hasher_mb_s": round(mib * 1.048576 / ours_s), "sha256sum_mb_s": round(mib * 1.048576 / theirs_s)}
+
+
+def fmt(s):
+    return f"{int(s // 60)} min {s % 60:02.0f} s" if s >= 60 else f"{s:.0f} s"
+
+
+def rows(r):
+    after, before = r["after"], r.get("before")
+    out = []
+    for mode, goal in (("release", 180), ("debug", None)):
+        if mode not in after:
+            continue
+        a = after[mode]["seconds"]
+        what = (f"build: clean {mode} build from a fresh clone (`git clone`, `swift build"
+                f"{' -c release' if mode == 'release' else ''}`, packages resolved from the machine's copies)")
+        if before and mode in before:
+            b = before[mode]["seconds"]
+            comparison = f"before, with swift-crypto ({before['commit']}): {fmt(b)}"
+            ratio = f"**{a / b:.2f}×** before"
+        else:
+            comparison, ratio = "before: not measured (--quick)", "—"
+        if goal:
+            ratio += f"; goal < 3 min: {'met' if a < goal else 'NOT MET'}"
+        out.append(f"| {what} | {fmt(a)} ({after['commit']}) | {comparison} | {ratio} |")
+    h = r["hash"]
+    out.append(f"| SHA-256 of a {h['mib']} MiB file (page cache), `SHA256Hasher` (OpenSSL libcrypto) "
+               f"| {h['hasher_s']:.2f} s ({h['hasher_mb_s']} MB/s) | `sha256sum`: {h['sha256sum_s']:.2f} s "
+               f"({h['sha256sum_mb_s']} MB/s) | **{h['sha256sum_s'] / h['hasher_s']:.2f}×** sha256sum's speed |")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--before", default=BEFORE)
+    ap.add_argument("--after", default="HEAD")
+    ap.add_argument("--hash-mib", type=int)
+    ap.add_argument("--json")
+    ap.add_argument("--row", action="store_true")
+    a = ap.parse_args()
+    mib = a.hash_mib or (256 if a.quick else 1024)
+    scratch = tempfile.mkdtemp(prefix="shoebox-build-bench-")
+    try:
+        result = {"hash": hashing(mib, scratch)}
+        modes = ["release"] if a.quick else ["release", "debug"]
+        if not a.quick:
+            result["before"] = clean_builds(a.before, modes, scratch)
+        result["after"] = clean_builds(a.after, modes, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(result, f, indent=2)
+    if a.row:
+        print("\n".join(rows(result)))
+    else:
+        print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
