@@ -12,11 +12,14 @@ release only: the goal is a clean release build under 3 minutes.
 
 Hashing: a file of N MiB of random bytes (default 1024; --quick 256), read once to be in the
 page cache, then hashed by `hash-bench` (SHA256Hasher, 1 MiB preads as a scan reads) and by
-`sha256sum`, each the best of 3 whole-process wall times; the two digests must agree.
+`sha256sum` (coreutils' own SHA-256: Debian builds it without OpenSSL) and by `openssl dgst -sha256`
+(the ceiling), each the best of 3 whole-process wall times; the digests must agree.
+Each build's CPU time (user + system) is given too: this machine is shared, and the wall time
+of a build moves with what else runs; the CPU time much less.
 `hash-bench` is built by bench/run (swift build -c release --product hash-bench).
 With --row, the benchmark table's rows on stdout.
 """
-import argparse, json, os, shutil, subprocess, sys, tempfile, time
+import argparse, json, os, resource, shutil, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -31,11 +34,16 @@ def run(cmd, cwd=None):
 
 
 def timed_build(folder, args):
-    """Wall seconds of `swift build ARGS` in `folder`, and whether it compiled BoringSSL."""
+    """Wall and CPU (user + system, every process) seconds of `swift build ARGS` in `folder`, and
+    the BoringSSL copies it compiled (swift-crypto's, swift-nio-ssl's): the machine is shared, so
+    the CPU time is the steadier figure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = run(["swift", "build", *args], cwd=folder)
     seconds = time.perf_counter() - t0
-    return seconds, "CCryptoBoringSSL" in out
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return seconds, cpu, [name for name in ("CCryptoBoringSSL", "CNIOBoringSSL") if f"Compiling {name}" in out]
 
 
 def clean_builds(rev, modes, scratch):
@@ -48,11 +56,12 @@ def clean_builds(rev, modes, scratch):
     result = {"rev": rev, "commit": commit}
     for mode in modes:
         shutil.rmtree(os.path.join(folder, ".build"), ignore_errors=True)
-        seconds, boringssl = timed_build(folder, ["-c", mode])
+        seconds, cpu, boringssl = timed_build(folder, ["-c", mode])
         resolved = open(os.path.join(folder, "Package.resolved")).read()
-        result[mode] = {"seconds": round(seconds, 1), "compiled_boringssl": boringssl,
+        result[mode] = {"seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1), "compiled_boringssl": boringssl,
                         "swift_crypto_resolved": '"swift-crypto"' in resolved}
-        print(f"bench: {commit} {mode}: {seconds:.0f} s (BoringSSL compiled: {boringssl})", file=sys.stderr)
+        print(f"bench: {commit} {mode}: {seconds:.0f} s, CPU {cpu:.0f} s (BoringSSL compiled: {boringssl or 'none'})",
+              file=sys.stderr)
     shutil.rmtree(folder, ignore_errors=True)
     return result
 
@@ -80,11 +89,13 @@ def hashing(mib, scratch):
             pass
     ours_s, ours = best_wall([binary, path])
     theirs_s, theirs = best_wall(["sha256sum", path])
-    if ours.split()[0] != theirs.split()[0]:
-        sys.exit(f"bench: hash-bench says {ours.split()[0]}, sha256sum {theirs.split()[0]}")
+    openssl_s, openssl = best_wall(["openssl", "dgst", "-sha256", "-r", path])
+    if not ours.split()[0] == theirs.split()[0] == openssl.split()[0]:
+        sys.exit(f"bench: hash-bench says {ours.split()[0]}, sha256sum {theirs.split()[0]}, openssl {openssl.split()[0]}")
     os.remove(path)
-    return {"mib": mib, "hasher_s": round(ours_s, 3), "sha256sum_s": round(theirs_s, 3),
-            "hasher_mb_s": round(mib * 1.048576 / ours_s), "sha256sum_mb_s": round(mib * 1.048576 / theirs_s)}
+    return {"mib": mib, "hasher_s": round(ours_s, 3), "sha256sum_s": round(theirs_s, 3), "openssl_s": round(openssl_s, 3),
+            "hasher_mb_s": round(mib * 1.048576 / ours_s), "sha256sum_mb_s": round(mib * 1.048576 / theirs_s),
+            "openssl_mb_s": round(mib * 1.048576 / openssl_s)}
 
 
 def fmt(s):
@@ -97,22 +108,24 @@ def rows(r):
     for mode, goal in (("release", 180), ("debug", None)):
         if mode not in after:
             continue
-        a = after[mode]["seconds"]
+        a, a_cpu = after[mode]["seconds"], after[mode]["cpu_seconds"]
         what = (f"build: clean {mode} build from a fresh clone (`git clone`, `swift build"
                 f"{' -c release' if mode == 'release' else ''}`, packages resolved from the machine's copies)")
         if before and mode in before:
             b = before[mode]["seconds"]
-            comparison = f"before, with swift-crypto ({before['commit']}): {fmt(b)}"
-            ratio = f"**{a / b:.2f}×** before"
+            comparison = f"before, with swift-crypto ({before['commit']}): {fmt(b)}, CPU {fmt(before[mode]['cpu_seconds'])}"
+            ratio = f"**{a / b:.2f}×** before (CPU {a_cpu / before[mode]['cpu_seconds']:.2f}×)"
         else:
             comparison, ratio = "before: not measured (--quick)", "—"
         if goal:
             ratio += f"; goal < 3 min: {'met' if a < goal else 'NOT MET'}"
-        out.append(f"| {what} | {fmt(a)} ({after['commit']}) | {comparison} | {ratio} |")
+        out.append(f"| {what} | {fmt(a)}, CPU {fmt(a_cpu)} ({after['commit']}) | {comparison} | {ratio} |")
     h = r["hash"]
     out.append(f"| SHA-256 of a {h['mib']} MiB file (page cache), `SHA256Hasher` (OpenSSL libcrypto) "
                f"| {h['hasher_s']:.2f} s ({h['hasher_mb_s']} MB/s) | `sha256sum`: {h['sha256sum_s']:.2f} s "
-               f"({h['sha256sum_mb_s']} MB/s) | **{h['sha256sum_s'] / h['hasher_s']:.2f}×** sha256sum's speed |")
+               f"({h['sha256sum_mb_s']} MB/s); `openssl dgst -sha256` (the ceiling): {h['openssl_s']:.2f} s "
+               f"({h['openssl_mb_s']} MB/s) | **{h['sha256sum_s'] / h['hasher_s']:.2f}×** sha256sum's speed, "
+               f"{h['openssl_s'] / h['hasher_s']:.2f}× openssl's |")
     return out
 
 
