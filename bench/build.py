@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The first build (issue 33) and the SHA-256 that replaced swift-crypto's.
 
-    bench/build.py [--quick] [--before REV] [--after REV] [--hash-mib N] [--json OUT] [--row]
+    bench/build.py [--quick] [--before REV | --no-before] [--after REV] [--modes release,debug]
+                   [--hash-mib N] [--json OUT] [--row]
 
 Builds: a fresh `git clone` of this repository at REV into a temporary folder, then
 `swift build -c release` timed from nothing (package resolution from the machine's package
@@ -135,6 +136,8 @@ def main():
     ap.add_argument("--before", default=BEFORE)
     ap.add_argument("--after", default="HEAD")
     ap.add_argument("--hash-mib", type=int)
+    ap.add_argument("--modes", help="builds to time, comma-separated (default release,debug; --quick release)")
+    ap.add_argument("--no-before", action="store_true", help="build AFTER only")
     ap.add_argument("--json")
     ap.add_argument("--row", action="store_true")
     a = ap.parse_args()
@@ -142,8 +145,8 @@ def main():
     scratch = tempfile.mkdtemp(prefix="shoebox-build-bench-")
     try:
         result = {"hash": hashing(mib, scratch)}
-        modes = ["release"] if a.quick else ["release", "debug"]
-        if not a.quick:
+        modes = a.modes.split(",") if a.modes else ["release"] if a.quick else ["release", "debug"]
+        if not a.quick and not a.no_before:
             result["before"] = clean_builds(a.before, modes, scratch)
         result["after"] = clean_builds(a.after, modes, scratch)
     finally:
