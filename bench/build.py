@@ -121,7 +121,7 @@ def rows(r):
             comparison = f"before, with swift-crypto ({before['commit']}): {fmt(b)}, CPU {fmt(before[mode]['cpu_seconds'])}"
             ratio = f"**{a / b:.2f}×** before (CPU {a_cpu / before[mode]['cpu_seconds']:.2f}×)"
         else:
-            comparison, ratio = "before: not measured (--quick)", "—"
+            comparison, ratio = "before: not built (--quick or --no-before)", "—"
         if goal:
             ratio += f"; goal < 3 min: {'met' if a < goal else 'NOT MET'}"
         out.append(f"| {what} | {fmt(a)}, CPU {fmt(a_cpu)} ({after['commit']}) | {comparison} | {ratio} |")
