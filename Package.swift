@@ -20,7 +20,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -55,6 +54,11 @@ let package = Package(
                        providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        // SHA-256 (files, album links, tracker photos, web assets) from the system's OpenSSL, which
+        // uses the CPU's SHA extensions: swift-crypto compiled all of BoringSSL for that one function,
+        // most of a clean build's time (docs/BENCHMARKS.md, "build").
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         // libinotifytools ships no .pc file: the module map links it by name.
         .systemLibrary(name: "CInotifyTools",
                        providers: [.apt(["libinotifytools0-dev"])]),
@@ -131,9 +135,8 @@ let package = Package(
 
         // The library folder: ids, index, sidecars, scanner.
         .target(name: "PhotoLibrary", dependencies: [
-            "Metadata", "CShoeboxSystem", "CConfinedSQLite", "Places",
+            "Metadata", "CShoeboxSystem", "CConfinedSQLite", "Places", "CLibCrypto",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -153,8 +156,7 @@ let package = Package(
 
         // Painting tracker (brief 002): projects, miniatures, recipes and photos as JSON in
         // Tracker/, photo copies in Tracker/photos/ (Metadata sniffs formats and capture times).
-        .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CShoeboxSystem",
-                                                .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CShoeboxSystem"]),
 
         // Memories (brief 003): sources (years, places, people), seeded selection, face-aware
         // 2×3 collages from previews or originals, saved into Collages/ or written outside.
@@ -177,7 +179,6 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "Crypto", package: "swift-crypto"),
         ], exclude: ["Web"], plugins: ["EmbedFiles"]),
         // Build-time tool of the plugin: files of a folder into one Swift source (base64 string
         // literals, which the compiler takes in milliseconds; SwiftPM's `.embedInCode` writes byte
@@ -202,6 +203,8 @@ let package = Package(
 
         // HEIC decoding figures for bench/heic.py (libde265 directly, libheif, thumbnails).
         .executableTarget(name: "heic-bench", dependencies: ["Imaging", "Metadata"], path: "bench/HEICBench"),
+        // SHA256Hasher's throughput on one file, beside sha256sum, for bench/build.py.
+        .executableTarget(name: "hash-bench", dependencies: ["PhotoLibrary"], path: "bench/HashBench"),
 
         // Generated camera rolls with ground truth, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,5 +1,4 @@
 import CShoeboxSystem
-import Crypto
 import Foundation
 import Metadata
 import PhotoLibrary
@@ -166,7 +165,7 @@ struct TrackerPhotoImport {
 
     /// The bytes of `source` into `out`, hashed on the way.
     private func copyBytes(_ source: Source, to out: Int32) throws -> String {
-        var hasher = SHA256()
+        let hasher = SHA256Hasher()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var offset: off_t = 0
         while true {
@@ -174,7 +173,7 @@ struct TrackerPhotoImport {
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw ShoeboxError(.io, "cannot read \(source.shown): \(String(cString: strerror(errno)))") }
             if n == 0 { break }
-            hasher.update(data: buffer[..<n])
+            hasher.update(buffer[..<n])
             if let e = TrackerFaults.injected(.photo) { throw failure(e, source) }
             var written = 0
             while written < n {
@@ -185,7 +184,7 @@ struct TrackerPhotoImport {
             }
             offset += off_t(n)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize()
     }
 
     private func full(_ source: Source, free: Int64?) -> ShoeboxError {

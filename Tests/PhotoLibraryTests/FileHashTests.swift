@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoLibrary
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,5 +46,53 @@ struct FileHashTests {
         let path = dir.path + "/photo.jpg"
         try bytes.write(to: URL(fileURLWithPath: path))
         #expect(try FileHashTests.hash(path) == FileHashTests.sha256sum(path))
+    }
+
+    /// Real photos of the repository (the largest, 1.2 MB, takes two reads of the 1 MiB buffer) and
+    /// an empty file: what a scan stores is what `sha256sum` prints.
+    static let realFiles = ["test-data/photos/path.jpg", "test-data/photos/milkyway.jpg",
+                            "test-data/people/LICENSES/dlib-examples-public-domain.txt",
+                            "sample-library/2026/2026-10 Honolulu/IMG_0485.JPG"]
+
+    @Test(arguments: realFiles)
+    func aRealFileHashesAsSha256sumHashesIt(relative: String) throws {
+        let path = TestRoll.repositoryRoot.appendingPathComponent(relative).path
+        #expect(try FileHashTests.hash(path) == FileHashTests.sha256sum(path))
+    }
+
+    @Test func anEmptyFileHashesAsSha256sumHashesIt() throws {
+        let dir = try ScratchFolder()
+        defer { dir.remove() }
+        let path = dir.path + "/empty.jpg"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let expected = try FileHashTests.sha256sum(path)
+        #expect(expected == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(try FileHashTests.hash(path) == expected)
+        #expect(SHA256Hasher.hex(of: [UInt8]()) == expected)
+    }
+
+    /// The 1.2 MB photo fed in uneven pieces (a slice, `Data`, raw bytes), in one call, and again
+    /// through the same hasher after a finalize: one digest, `sha256sum`'s.
+    @Test func piecesOneCallAndAReusedHasherGiveOneDigest() throws {
+        let path = TestRoll.repositoryRoot.appendingPathComponent(Self.realFiles[3]).path
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count > 1 << 20)
+        let expected = try FileHashTests.sha256sum(path)
+        let hasher = SHA256Hasher()
+        for round in 0..<2 {
+            var start = 0, piece = 1
+            while start < bytes.count {
+                let end = min(bytes.count, start + piece)
+                switch piece % 3 {
+                case 0: hasher.update(bytes[start..<end])
+                case 1: hasher.update(Data(bytes[start..<end]))
+                default: bytes[start..<end].withUnsafeBytes { hasher.update($0) }
+                }
+                start = end
+                piece = piece * 7 + round + 1
+            }
+            #expect(hasher.finalize() == expected)
+        }
+        #expect(SHA256Hasher.hex(of: bytes) == expected)
     }
 }

@@ -39,6 +39,25 @@ import PhotoLibrary
         #expect(files.file("js/../js/a.js") == nil)
     }
 
+    /// A static file's entity tag is the first 24 hex digits of its SHA-256, as `sha256sum` prints
+    /// it: the tags browsers already hold stay valid across builds that do not change the file.
+    @Test func aStaticFilesTagIsThePrefixOfItsSHA256() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("css"), withIntermediateDirectories: true)
+        let css = dir.appendingPathComponent("css/a.css")
+        try Data("body { margin: 0 }\n".utf8).write(to: css)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        p.arguments = [css.path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(WebFiles(root: dir).file("css/a.css")?.etag == "\"\(printed.prefix(24))\"")
+    }
+
     @Test func theGridDocumentIsJSONWithOneRowPerAsset() throws {
         var rows: [GridRow] = []
         for i in 0..<3 {

@@ -1,5 +1,4 @@
 import CShoeboxSystem
-import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -107,7 +106,7 @@ extension AlbumLinker {
             bytes += e.target.utf8
             bytes.append(0)
         }
-        return Hex.string(SHA256.hash(data: bytes))
+        return SHA256Hasher.hex(of: bytes)
     }
 
     func loadStamps() throws -> Stamps? { try index.metaJSON(AlbumLinker.stampsKey, as: Stamps.self) }

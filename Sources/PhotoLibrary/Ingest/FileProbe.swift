@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Metadata
 #if canImport(Glibc)
@@ -145,7 +144,7 @@ struct FileProbe {
 
     /// Streams the whole file through SHA-256 with sequential reads.
     static func sha256(fd: Int32, buffer: UnsafeMutableRawBufferPointer) throws -> String {
-        var hasher = SHA256()
+        let hasher = SHA256Hasher()
         var offset: off_t = 0
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
         while true {
@@ -155,10 +154,10 @@ struct FileProbe {
                 throw ShoeboxError(.io, ShoeboxError.errnoText())
             }
             if n == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             offset += off_t(n)
         }
-        return hasher.finalize().hexString
+        return hasher.finalize()
     }
 
     /// A few words on what a non-media file seems to be, for "not a photo" messages.
@@ -198,17 +197,5 @@ struct FileProbe {
     static func companionKind(_ path: String) -> String {
         let ext = (path as NSString).pathExtension.lowercased()
         return ext.isEmpty ? "unknown" : "." + ext
-    }
-}
-
-extension Sequence where Element == UInt8 {
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for b in self {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xf)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

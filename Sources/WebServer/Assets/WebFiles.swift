@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import NIOConcurrencyHelpers
+import PhotoLibrary
 
 /// The web app's files: those embedded into the binary at build time (Web/, through the
 /// EmbedFiles plugin), or — when `SHOEBOX_WEB_ROOT` names a folder, a development aid for
@@ -52,7 +52,7 @@ public final class WebFiles: Sendable {
     }
 
     static func make(_ path: String, _ bytes: Data) -> File {
-        let digest = SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256Hasher.hex(of: bytes).prefix(24)  // the digest's first 12 bytes
         return File(bytes: bytes, contentType: contentType(of: path), etag: "\"\(digest)\"")
     }
 
