@@ -130,7 +130,7 @@ struct PeopleCommand: ParsableCommand {
         @Argument(help: "The person merged into it") var b: String
 
         func run() throws {
-            try changePerson(options, output, { try People.merge(a, b, in: $0) }) { "\($0.id) (\($0.name ?? "unnamed")) now has \($0.photoCount) photos" }
+            try changePerson(options, output, { try People.merge(a, b, in: $0) }) { "\($0.id) (\($0.name ?? "unnamed")) now has \(counted($0.photoCount, "photo"))" }
         }
     }
 
