@@ -96,7 +96,10 @@ class ChangesTests(unittest.TestCase):
             os.makedirs(os.path.join(lib, "Dropped"))
             os.rename(staged, os.path.join(lib, "Dropped", "rocket.jpg"))  # as a file manager moves it in
             asset = wait_for_asset(lib, sha256(src), "the watcher to index the dropped file", 60)
-            scroll_until(d, lambda: tile(d, asset["id"]), f"the dropped photo's tile ({asset['id']})", timeout=60)
+            # Indexed is not yet shown: the page learns of it by the server's poll and refetches
+            # the grid, which takes seconds on a loaded machine.
+            scroll_until(d, lambda: tile(d, asset["id"]), f"the dropped photo's tile ({asset['id']})", timeout=60,
+                         end_patience=20)
             self.assertEqual(d.execute_script("return window.shoeboxTestMark"), "no reload",
                              "the page was reloaded to show the new photo")
             browser.screenshot(d, "library-after-drop")

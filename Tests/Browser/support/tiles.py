@@ -65,9 +65,11 @@ return atEnd;
 """
 
 
-def scroll_until(driver, found, what, timeout=60, jump=False):
+def scroll_until(driver, found, what, timeout=60, jump=False, end_patience=2.0):
     """Scrolls the grid toward its end a viewport at a time (all the way when JUMP) until FOUND()
-    is truthy; fails when the end is reached (and stays reached) or TIMEOUT passes without it."""
+    is truthy; fails when the end is reached and stays reached for END_PATIENCE seconds (longer
+    where the grid is still to learn of a change: the server's poll, then the page's refetch), or
+    TIMEOUT passes without it."""
     deadline = time.monotonic() + timeout
     ends = 0
     while time.monotonic() < deadline:
@@ -76,7 +78,7 @@ def scroll_until(driver, found, what, timeout=60, jump=False):
             return v
         at_end = driver.execute_script(_SCROLL_JS, jump)
         ends = ends + 1 if at_end else 0
-        if ends > 20:  # at the end for 2 s: the grid has shown all it will
+        if ends > end_patience * 10:  # at the end that long: the grid has shown all it will
             raise AssertionError(f"scrolled to the end of the grid without finding {what}")
         time.sleep(0.1)
     raise AssertionError(f"timed out after {timeout} s scrolling for {what}")
