@@ -17,7 +17,7 @@ struct Composing {
     /// landscape JPEG, JPEGs stored turned with EXIF orientation 6, 8 and 3 (upright they are
     /// landscape), a portrait PNG, and a HEIC from heif-enc. `init` and `scan` run on them.
     static func library() throws -> Composing {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-compose-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-compose-\(UUID().uuidString)")
         let root = dir.appendingPathComponent("library"), out = dir.appendingPathComponent("out")
         for d in [root, out] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
         let photos = TestRoll.repositoryRoot.appendingPathComponent("test-data/photos")

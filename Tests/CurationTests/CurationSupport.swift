@@ -97,7 +97,7 @@ func inode(_ url: URL) -> UInt64? {
 }
 
 func tempFolder(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-curate-\(UUID().uuidString)/\(name)")
+    let url = Scratch.root.appendingPathComponent("shoebox-curate-\(UUID().uuidString)/\(name)")
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     return url
 }

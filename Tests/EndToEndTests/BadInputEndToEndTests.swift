@@ -50,7 +50,7 @@ struct BadInputEndToEndTests {
     @Test func aScanFinishesAndNamesEveryBadFileOnce() throws {
         let sample = try TestRoll.sampleLibrary()
         let fm = FileManager.default
-        let base = fm.temporaryDirectory.appendingPathComponent("shoebox-bad-\(UUID().uuidString)")
+        let base = Scratch.root.appendingPathComponent("shoebox-bad-\(UUID().uuidString)")
         let lib = base.appendingPathComponent("library")
         try fm.createDirectory(at: lib.appendingPathComponent("Good"), withIntermediateDirectories: true)
         let goodJPEG = sample.entries.first { $0.format == "jpeg" && $0.kind == "photo" && $0.duplicate_of == nil }!

@@ -53,7 +53,7 @@ struct CommandLineEndToEndTests {
         #expect(missing.status == 1 && missing.stderrLines.count == 1 && missing.stderr.contains("no/such/photo.jpg"))
         let badUsage = try cli.run(["list", "--sort", "colour"])
         #expect(badUsage.status == 2)
-        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-library-\(UUID().uuidString)")
+        let elsewhere = Scratch.root.appendingPathComponent("not-a-library-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let noLibrary = try ShoeboxCLI(library: elsewhere).run(["list"])
         #expect(noLibrary.status == 1 && noLibrary.stderrLines.count == 1 && noLibrary.stderr.contains("shoebox init"))

@@ -306,7 +306,7 @@ final class WatchProcess: @unchecked Sendable {
 
     init(_ cli: ShoeboxCLI) throws {
         // Not beside the library: an open file would keep its mount from being remounted read-only.
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-watch-\(UUID().uuidString).log")
+        log = Scratch.root.appendingPathComponent("shoebox-watch-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: ShoeboxCLI.binary)
         process.arguments = ["watch", "--library", cli.library.path]

@@ -44,7 +44,7 @@ import TestSupport
     /// Runs bench/faults.py with these flags on the debug binary, in a work folder of its own
     /// (deleted when it passed).
     static func faults(_ flags: [String]) throws -> Outcome {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)/faults")
+        let work = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)/faults")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let script = TestRoll.repositoryRoot.appendingPathComponent("bench/faults.py").path
         var env = ProcessInfo.processInfo.environment

@@ -9,7 +9,7 @@ struct CameraFiles {
     let cli: ShoeboxCLI
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)/library")
+        root = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)/library")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         cli = ShoeboxCLI(library: root)
         #expect(try cli.run(["init"]).status == 0)

@@ -77,7 +77,7 @@ struct NestedLibraryTests {
 
     /// `init` in a folder whose `.shoebox` is someone else's refuses rather than write into it.
     @Test func initRefusesAFolderWhoseShoeboxIsNotALibrarys() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-nested-\(UUID().uuidString)")
+        let base = Scratch.root.appendingPathComponent("shoebox-nested-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let own = base.appendingPathComponent(".shoebox")
         try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)

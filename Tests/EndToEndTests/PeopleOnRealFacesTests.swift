@@ -38,7 +38,7 @@ import TestSupport
     /// Read-only after it is made (the tests run one at a time).
     nonisolated(unsafe) static let analysed: Result<(ShoeboxCLI, Labels), any Error> = Result {
         let labels = try Labels.load()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)/people")
+        let root = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)/people")
         for path in labels.sets.values.flatMap(\.keys) {
             let dest = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -146,7 +146,7 @@ import TestSupport
     /// The other tests' library changes nothing here: a fresh one for the changing tests.
     static func analysedRoll() throws -> (ShoeboxCLI, Labels) {
         let labels = try Labels.load()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)/people")
+        let root = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)/people")
         for path in labels.sets["labelled"]!.keys where path.hasPrefix("people/johns/") {
             let dest = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -20,7 +20,7 @@ struct SymlinkAttackTests {
 
         init() throws {
             let fm = FileManager.default
-            base = fm.temporaryDirectory.appendingPathComponent("shoebox-links-\(UUID().uuidString)")
+            base = Scratch.root.appendingPathComponent("shoebox-links-\(UUID().uuidString)")
             let lib = base.appendingPathComponent("library")
             let sample = try TestRoll.sampleLibrary()
             let jpegs = sample.entries.filter { $0.format == "jpeg" && $0.kind == "photo" && $0.duplicate_of == nil }

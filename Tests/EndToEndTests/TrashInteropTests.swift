@@ -171,7 +171,7 @@ import Glibc
     static let unshare: [String]? = {
         guard installed, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return nil }
         let args = (geteuid() == 0 ? [] : ["--user", "--map-root-user"]) + ["--mount", "--propagation", "private"]
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-unshare-\(UUID().uuidString)")
+        let probe = Scratch.root.appendingPathComponent("shoebox-unshare-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: probe) }
         let r = try? TestRoll.run("/usr/bin/unshare", args + ["/bin/sh", "-c", "mount -t tmpfs shoebox-probe \"$0\"", probe.path],

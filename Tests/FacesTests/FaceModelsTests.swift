@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Faces
 
 /// The models are found where install-deps puts them, and their absence says what to do.
 @Suite struct FaceModelsTests {
     static func emptyFolder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-models-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-models-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

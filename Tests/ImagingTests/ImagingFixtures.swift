@@ -21,7 +21,7 @@ enum Fixtures {
     }
 
     static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-imaging-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-imaging-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -64,7 +64,7 @@ enum Fixtures {
     /// Any image ImageMagick reads, as 8-bit RGB through a binary PPM (no decoder of ours involved).
     static func reference(_ url: URL, _ extra: [String] = []) throws -> RGBImage {
         // In a temporary file of its own: never beside the input (which may be in test-data/).
-        let ppm = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-imaging-ref-\(UUID().uuidString).ppm")
+        let ppm = Scratch.root.appendingPathComponent("shoebox-imaging-ref-\(UUID().uuidString).ppm")
         defer { try? FileManager.default.removeItem(at: ppm) }
         try run("convert", [url.path] + extra + ["-depth", "8", "ppm:" + ppm.path])
         return try readPPM(ppm)

@@ -186,7 +186,7 @@ import TestSupport
     /// sharp one whole.
     @Test func aBlurredFaceOfTwoIsTheOneLeftOut() throws {
         let photo = try #require(try GroupPhotos.all().first { $0.file == "bar55_2.jpg" })
-        let blurred = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-blurred-\(UUID().uuidString).jpg")
+        let blurred = Scratch.root.appendingPathComponent("shoebox-blurred-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: blurred) }
         for (i, sharpIndex) in [(0, 1), (1, 0)] {
             let b = photo.faces[i].map { Int($0) }

@@ -34,7 +34,7 @@ struct MemoryRoll: Sendable {
     /// analysis that wrote the index checkpointed everything into it.
     func writableCopy() throws -> MemoryRoll {
         let fm = FileManager.default
-        let copy = fm.temporaryDirectory.appendingPathComponent("shoebox-memories-\(UUID().uuidString)/roll")
+        let copy = Scratch.root.appendingPathComponent("shoebox-memories-\(UUID().uuidString)/roll")
         try fm.createDirectory(at: copy, withIntermediateDirectories: true)
         let walk = fm.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey])!
         while let url = walk.nextObject() as? URL {
@@ -81,7 +81,7 @@ struct Failure: Error, CustomStringConvertible {
 
 /// A scratch folder outside any library.
 func scratchFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-memories-out-\(UUID().uuidString)")
+    let url = Scratch.root.appendingPathComponent("shoebox-memories-out-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
@@ -99,7 +99,7 @@ func files(under root: URL) -> Set<String> {
 
 /// Raw 8-bit RGB through ImageMagick: `arguments` applied to `file`, then written as `rgb:`.
 func magickRGB(_ file: String, _ arguments: [String]) throws -> [UInt8] {
-    let raw = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-memories-\(UUID().uuidString).rgb")
+    let raw = Scratch.root.appendingPathComponent("shoebox-memories-\(UUID().uuidString).rgb")
     defer { try? FileManager.default.removeItem(at: raw) }
     try TestRoll.run("/usr/bin/convert", [file] + arguments + ["-depth", "8", "rgb:" + raw.path])
     return [UInt8](try Data(contentsOf: raw))

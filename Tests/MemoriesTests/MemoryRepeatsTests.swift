@@ -18,7 +18,7 @@ import TestSupport
     /// one out), the small one between two others; scanned and analysed.
     static let library: Result<ShoeboxCLI, Failure> = {
         do {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-repeats-\(UUID().uuidString)")
+            let root = Scratch.root.appendingPathComponent("shoebox-repeats-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             for (i, name) in originals.enumerated() {
                 let file = root.appendingPathComponent("\(name).jpg").path
@@ -52,7 +52,7 @@ import TestSupport
     /// The sample library, copied, scanned and analysed once (~1 min).
     static let sample: Result<ShoeboxCLI, Failure> = {
         do {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-sample-\(UUID().uuidString)")
+            let root = Scratch.root.appendingPathComponent("shoebox-sample-\(UUID().uuidString)")
             try FileManager.default.copyItem(at: TestRoll.repositoryRoot.appendingPathComponent("sample-library"), to: root)
             return .success(try analysed(root))
         } catch {

@@ -146,7 +146,7 @@ struct FormatTests {
 
     @Test("QuickTime keys (Apple location and creation date) and a rotated track", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")))
     func videoMetadata() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-meta-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-meta-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let mov = dir.appendingPathComponent("clip.mov"), mp4 = dir.appendingPathComponent("rotated.mp4")

@@ -124,7 +124,7 @@ struct AssetWriterTests {
         _ = try updater.apply([.removed("no-such-file.jpg")])
 
         // Meanwhile another process (a scan) saw the file go: the asset is missing.
-        let aside = FileManager.default.temporaryDirectory.appendingPathComponent("aside-\(UUID().uuidString)")
+        let aside = Scratch.root.appendingPathComponent("aside-\(UUID().uuidString)")
         try FileManager.default.moveItem(at: library.url(for: photo.path), to: aside)
         try AssetWriter(library: library, index: index).update([photo.id]) { $0.state = .missing }
 

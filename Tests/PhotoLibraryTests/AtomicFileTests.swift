@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import PhotoLibrary
 
 /// What a `kill -9` in the middle of a whole-file write leaves behind is cleaned up by the next
@@ -15,7 +16,7 @@ struct AtomicFileTests {
     }
 
     @Test func temporariesOfDeadWritersGoAndEverythingElseStays() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let dead = try Self.deadPID()
@@ -35,7 +36,7 @@ struct AtomicFileTests {
     }
 
     @Test func aWriteReplacesTheFileWhole() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let target = dir.appendingPathComponent("config.toml")

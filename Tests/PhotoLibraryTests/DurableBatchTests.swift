@@ -1,13 +1,14 @@
 import Foundation
 import Metadata
 import Testing
+import TestSupport
 @testable import PhotoLibrary
 
 /// A batch of whole-file writes (a scan's sidecars) is on disk as a whole when it returns,
 /// replaces old versions whole, and leaves no temporary behind, also when it fails half-way.
 struct DurableBatchTests {
     static func makeFolder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -65,7 +66,7 @@ struct DurableBatchTests {
             #expect(!AtomicFile.journalsMetadataInOrder("/dev/shm"))
         }
         #expect(!AtomicFile.journalsMetadataInOrder("/proc/self"))
-        let tmp = FileManager.default.temporaryDirectory.path
+        let tmp = Scratch.root.path
         var longest: [Substring]? = nil
         for m in mounts where tmp.hasPrefix(String(m[1])) && m[1].count >= (longest?[1].count ?? 0) { longest = m }
         let type = longest.map { String($0[2]) } ?? ""

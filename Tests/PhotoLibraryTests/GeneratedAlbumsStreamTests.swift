@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import PhotoLibrary
 
 /// The generated albums are worked out from rows read once and kept compactly (issue 33: a first
@@ -12,7 +13,7 @@ struct GeneratedAlbumsStreamTests {
     /// years over 16 years and undated ones, places (two whose folder names collide), people,
     /// screenshots, videos, and rows no generated album shows or that are in none.
     static func library(_ count: Int) throws -> (Library, Index) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-albums-\(UUID().uuidString)")
+        let root = Scratch.root.appendingPathComponent("shoebox-albums-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let library = try Library.initialize(at: root)
         let index = try Index(library: library)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import PhotoLibrary
 
 /// An upload killed mid-way (`kill -9` of `serve`) leaves its hidden temporary in Imports/DAY/:
@@ -7,7 +8,7 @@ import Testing
 /// every killed upload (up to 2 GiB each) would stay on disk for good.
 struct IncomingFileTests {
     @Test func aKilledUploadsTemporaryGoesWhenTheNextUploadStarts() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-incoming-\(UUID().uuidString)")
+        let root = Scratch.root.appendingPathComponent("shoebox-incoming-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let library = try Library.initialize(at: root)
         let folder = root.appendingPathComponent("Imports/2026-11-27")

@@ -72,7 +72,7 @@ struct LibraryLayoutTests {
     }
 
     static func emptyLibrary() throws -> (Library, Index) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-layout-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-layout-\(UUID().uuidString)")
         let library = try Library.initialize(at: dir)
         return (library, try Index(library: library))
     }

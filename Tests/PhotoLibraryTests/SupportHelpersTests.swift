@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import PhotoLibrary
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 struct ScratchFolder {
     let path: String
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)").path
+        path = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
     func remove() { try? FileManager.default.removeItem(atPath: path) }

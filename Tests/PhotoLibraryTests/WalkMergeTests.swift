@@ -30,7 +30,7 @@ struct WalkMergeTests {
     static func library(_ paths: [String]) throws -> (Library, Index) {
         let sample = try TestRoll.sampleLibrary().root.appendingPathComponent("2025/2025-05 Reykjavik/IMG_0464.JPG")
         let photo = try Data(contentsOf: sample)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)/library")
+        let root = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)/library")
         for (i, path) in paths.enumerated() {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

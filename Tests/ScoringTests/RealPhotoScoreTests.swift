@@ -12,7 +12,7 @@ import TestSupport
 
     /// A library of `files` (copied), analysed by the built `shoebox`; each file's score by name.
     static func analysed(_ files: [URL]) throws -> [String: Scored] {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-realscore-\(UUID().uuidString)")
+        let root = Scratch.root.appendingPathComponent("shoebox-realscore-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         for f in files { try FileManager.default.copyItem(at: f, to: root.appendingPathComponent(f.lastPathComponent)) }
@@ -36,7 +36,7 @@ import TestSupport
 
     /// A copy of a test-data/scoring photograph spoilt by ImageMagick (`-seed` fixed), as a JPEG.
     static func spoilt(_ source: String, _ name: String, _ ops: [String], quality: Int = 92) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-realscore-src-\(getpid())")
+        let dir = Scratch.root.appendingPathComponent("shoebox-realscore-src-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let out = dir.appendingPathComponent("\((source as NSString).deletingPathExtension)--\(name).jpg")
         if !FileManager.default.fileExists(atPath: out.path) {

@@ -11,7 +11,7 @@ import TestSupport
 @Suite(.serialized) struct ScorerTests {
     static let photos = TestRoll.repositoryRoot.appendingPathComponent("test-data/photos")
     static let work: URL = {
-        let u = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-scorer-\(getpid())")
+        let u = Scratch.root.appendingPathComponent("shoebox-scorer-\(getpid())")
         try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
         return u
     }()

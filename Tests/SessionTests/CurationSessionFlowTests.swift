@@ -25,7 +25,7 @@ struct CurationSessionFlowTests {
     }
 
     static func tempFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-session-share-\(UUID().uuidString)")
+        let url = Scratch.root.appendingPathComponent("shoebox-session-share-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.appendingPathComponent("shared")
     }

@@ -11,7 +11,7 @@ public enum ExiftoolFiles {
 
     /// A fresh folder for a test's files.
     public static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-exiftool-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-exiftool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -14,7 +14,7 @@ public final class SmallDisk {
     /// Nil when a tmpfs can be mounted here, else why not.
     public static let unavailable: String? = {
         guard geteuid() == 0 else { return "mounting a tmpfs needs root" }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-mount-probe-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-mount-probe-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         guard let r = try? TestRoll.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir.path], allowFailure: true),
@@ -26,7 +26,7 @@ public final class SmallDisk {
     /// `megabytes` of tmpfs with the sample library's `folders` copied to `library/` (none:
     /// an empty disk).
     public init(megabytes: Int, folders: [String] = []) throws {
-        mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-disk-\(UUID().uuidString)")
+        mountPoint = Scratch.root.appendingPathComponent("shoebox-disk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         try TestRoll.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", mountPoint.path])
         guard !folders.isEmpty else { return }

@@ -90,7 +90,7 @@ public enum TestRoll {
                 try run(generator.path, [cached.path, "--seed", String(seed), "--count", String(count)] + arguments)
             }
         }
-        let copy = fm.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)/roll")
+        let copy = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)/roll")
         try fm.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try run("/bin/cp", ["-a", cached.path, copy.path])
         let entries = try JSONDecoder().decode([RollEntry].self, from: Data(contentsOf: manifest))
@@ -107,7 +107,7 @@ public enum TestRoll {
     /// A private copy of the sample library (with its ground truth) that the test may change.
     public static func sampleCopy() throws -> Made {
         let sample = try sampleLibrary()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let root = dir.appendingPathComponent("library")
         try run("/bin/cp", ["-a", sample.root.path, root.path])

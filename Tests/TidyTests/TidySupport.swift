@@ -24,7 +24,7 @@ struct Tidying {
             Self.template = made
             return made
         }
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-tidy-\(UUID().uuidString)/roll")
+        let copy = Scratch.root.appendingPathComponent("shoebox-tidy-\(UUID().uuidString)/roll")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try TestRoll.run("/bin/cp", ["-a", template.root.path, copy.path])
         var cli = ShoeboxCLI(library: copy)

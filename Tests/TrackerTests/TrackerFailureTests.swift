@@ -18,7 +18,7 @@ import Glibc
 
     @Test func req12_3_aFullDiskRefusesPhotosAndLeavesThePreviousState() throws {
         guard geteuid() == 0 else { return }  // the injected form below runs everywhere
-        let mount = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-tracker-disk-\(UUID().uuidString)")
+        let mount = Scratch.root.appendingPathComponent("shoebox-tracker-disk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
         guard (try? TestRoll.run("/bin/mount", ["-t", "tmpfs", "-o", "size=6m", "tmpfs", mount.path]))?.status == 0 else { return }
         defer { _ = try? TestRoll.run("/bin/umount", ["-l", mount.path], allowFailure: true) }

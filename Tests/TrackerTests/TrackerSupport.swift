@@ -7,7 +7,7 @@ struct TrackerLibrary {
     var cli: ShoeboxCLI
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-tracker-\(UUID().uuidString)/library")
+        root = Scratch.root.appendingPathComponent("shoebox-tracker-\(UUID().uuidString)/library")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         cli = ShoeboxCLI(library: root)
         cli.environment["SHOEBOX_NOW"] = "2026-11-22T10:15:03Z"

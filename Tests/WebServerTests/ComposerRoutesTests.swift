@@ -80,7 +80,7 @@ import TestSupport
         #expect(heic.body.count == story["size"] as? Int)
         let jpeg = try served.request(try #require(story["jpeg"] as? String))
         #expect(jpeg.status == 200 && jpeg.headers["content-type"] == "image/jpeg")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("compose-routes-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("compose-routes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let (heicFile, jpegFile) = (dir.appendingPathComponent("s.heic"), dir.appendingPathComponent("s.jpg"))

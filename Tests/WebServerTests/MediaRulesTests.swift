@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import PhotoLibrary
 @testable import WebServer
 
@@ -31,7 +32,7 @@ import PhotoLibrary
     }
 
     @Test func aFolderGivenForDevelopmentServesItsOwnFiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("js"), withIntermediateDirectories: true)
         try Data("export {}".utf8).write(to: dir.appendingPathComponent("js/a.js"))
         let files = WebFiles(root: dir)
@@ -42,7 +43,7 @@ import PhotoLibrary
     /// A static file's entity tag is the first 24 hex digits of its SHA-256, as `sha256sum` prints
     /// it: the tags browsers already hold stay valid across builds that do not change the file.
     @Test func aStaticFilesTagIsThePrefixOfItsSHA256() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+        let dir = Scratch.root.appendingPathComponent("web-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("css"), withIntermediateDirectories: true)
         let css = dir.appendingPathComponent("css/a.css")

@@ -20,7 +20,7 @@ import TestSupport
 
     static func library() throws -> ShoeboxCLI {
         let made = try analysed.get()
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-memories-web-\(UUID().uuidString)")
+        let copy = Scratch.root.appendingPathComponent("shoebox-memories-web-\(UUID().uuidString)")
         try TestRoll.run("/bin/cp", ["-a", made.root.path, copy.path])
         // The copies have new inodes: a scan takes them for the same files (the originals are
         // opened only while the index knows their inode).
@@ -69,7 +69,7 @@ import TestSupport
         let made = try served.post("/api/memories/collage", ["year": year, "seed": 3])
         #expect(made.status == 200, "\(made.text)")
         let answer = try #require(try made.json() as? Object)
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-memories-web-\(UUID().uuidString).jpg")
+        let out = Scratch.root.appendingPathComponent("shoebox-memories-web-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: out) }
         let command = try #require(try cli.json(["memories", "collage", "--year", String(year), "--seed", "3", "-o", out.path]) as? Object)
         #expect(Self.cells(answer) == Self.cells(command), "the page's cells are the command's")

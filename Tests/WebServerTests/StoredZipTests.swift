@@ -20,7 +20,7 @@ import TestSupport
             archive += zip.add(name: "photo.jpg", bytes: bytes, modified: Date(timeIntervalSince1970: 1_700_000_000))
         }
         archive += zip.finish()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zip-\(UUID().uuidString)")
+        let folder = Scratch.root.appendingPathComponent("zip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let zipFile = folder.appendingPathComponent("share.zip")

@@ -149,7 +149,7 @@ import TestSupport
         #expect((all["projects"] as? [Any])?.count == 2)
         #expect(try served.request("/api/tracker/export?format=xml").status == 400)
 
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-export-\(UUID().uuidString)")
+        let out = Scratch.root.appendingPathComponent("tracker-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         _ = try cli.json(["tracker", "export", "--format", "csv", "-o", out.path])
         let zip = try served.request("/api/tracker/export?format=csv")
