@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "shoebox", targets: ["shoebox"]),
+        .executable(name: "shoebox-pixels", targets: ["shoebox-pixels"]),
         // Only for Fuzz/Package.swift, which depends on this package by path (another package can
         // use products only); automatic libraries cost `swift build` nothing.
         .library(name: "Metadata", targets: ["Metadata"]),
@@ -187,9 +188,24 @@ let package = Package(
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
 
         // Thin executable: parses arguments, prints.
+        // The commands that touch no pixels, shared by both executables (docs/ARCHITECTURE.md,
+        // "Two executables").
+        .target(name: "ShoeboxCommands", dependencies: [
+            "PhotoLibrary", "Metadata", "Curation", "Tidy", "Tracker",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // `shoebox`: no pixel library linked, so it starts in a few milliseconds; it hands the
+        // other commands to `shoebox-pixels` beside it.
         .executableTarget(name: "shoebox", dependencies: [
-            "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
-            "Composer", "WebServer",
+            "ShoeboxCommands",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // Every command, with the pixel stack.
+        .executableTarget(name: "shoebox-pixels", dependencies: [
+            "ShoeboxCommands", "PhotoLibrary", "Metadata", "LibraryWatcher", "Analysis", "Curation", "Tidy", "Tracker",
+            "Memories", "Composer", "WebServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -218,27 +234,27 @@ let package = Package(
         .executableTarget(name: "imaging-probe", dependencies: ["Imaging", "Metadata"], path: "Tests/ImagingProbe"),
         .testTarget(name: "FacesTests", dependencies: ["Faces", "Imaging", "TestSupport"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "TestSupport"]),
-        .testTarget(name: "WatcherTests", dependencies: ["shoebox", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["shoebox", "shoebox-pixels", "TestSupport"]),
+        .testTarget(name: "WatcherTests", dependencies: ["shoebox", "shoebox-pixels", "TestSupport"]),
         // `curate` through the built binary; scores given in-process through the library's writer.
-        .testTarget(name: "CurationTests", dependencies: ["shoebox", "Curation", "PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "CurationTests", dependencies: ["shoebox", "shoebox-pixels", "Curation", "PhotoLibrary", "TestSupport"]),
         // `tidy` through the built binary on generated rolls; the grouping and the session's
         // pure parts in-process.
-        .testTarget(name: "TidyTests", dependencies: ["shoebox", "Tidy", "PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "TidyTests", dependencies: ["shoebox", "shoebox-pixels", "Tidy", "PhotoLibrary", "TestSupport"]),
         // `tracker` through the built binary, and the store's pure parts (file, integrity, CSV).
-        .testTarget(name: "TrackerTests", dependencies: ["shoebox", "Tracker", "PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "TrackerTests", dependencies: ["shoebox", "shoebox-pixels", "Tracker", "PhotoLibrary", "TestSupport"]),
         // `memories` through the built binary on an analysed roll; the pure selection and crop rules in-process.
-        .testTarget(name: "MemoriesTests", dependencies: ["shoebox", "Memories", "PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "MemoriesTests", dependencies: ["shoebox", "shoebox-pixels", "Memories", "PhotoLibrary", "TestSupport"]),
         // `compose` through the built binary, checked against ImageMagick references; the draft
         // and the layout as pure types.
-        .testTarget(name: "ComposerTests", dependencies: ["shoebox", "Composer", "PhotoLibrary", "TestSupport"]),
+        .testTarget(name: "ComposerTests", dependencies: ["shoebox", "shoebox-pixels", "Composer", "PhotoLibrary", "TestSupport"]),
         // Every feature's main flow through the session layer alone, in-process: exactly the calls a
         // front end makes (no subprocess, no CLI type), and the holes the session layer closes.
         .testTarget(name: "SessionTests", dependencies: ["PhotoLibrary", "Analysis", "Curation", "Tidy", "Tracker", "Memories",
                                                          "Composer", "TestSupport"]),
         // `serve`: the access rules and media rules in-process; the server through HTTP (the
         // built binary), checked against the CLI's `--json`.
-        .testTarget(name: "WebServerTests", dependencies: ["shoebox", "WebServer", "PhotoLibrary", "TestSupport",
+        .testTarget(name: "WebServerTests", dependencies: ["shoebox", "shoebox-pixels", "WebServer", "PhotoLibrary", "TestSupport",
                                                            .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The watcher loop's pure state machines: synthetic events and times, no inotify.
         .testTarget(name: "LibraryWatcherTests", dependencies: ["LibraryWatcher"]),

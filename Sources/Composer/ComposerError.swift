@@ -1,6 +1,6 @@
 import PhotoLibrary
 
-/// What a user can do about a composer error; the CLI words it (`Sources/shoebox/Hints/`).
+/// What a user can do about a composer error; the CLI words it (`Sources/shoebox-pixels/Hints/`).
 public enum ComposerRemedy: Remedy, Equatable {
     /// Start a new draft (a damaged or newer one is replaced).
     case clear

@@ -1,7 +1,7 @@
 import PhotoLibrary
 
 /// What a user can do about a curation error; each front end words it (the CLI as a
-/// `shoebox curate …` command: Sources/shoebox/Hints/CurationHints.swift).
+/// `shoebox curate …` command: Sources/ShoeboxCommands/Hints/CurationHints.swift).
 public enum CurationRemedy: Remedy, Equatable {
     /// Start a new list (the file is damaged).
     case clearList

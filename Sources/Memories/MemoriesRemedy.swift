@@ -1,7 +1,7 @@
 import PhotoLibrary
 
 /// What a user can do about a memories error or note, as a value: each front end words it (the
-/// CLI as the `shoebox …` command to run, in Sources/shoebox/Hints/MemoriesHints.swift; the web
+/// CLI as the `shoebox …` command to run, in Sources/shoebox-pixels/Hints/MemoriesHints.swift; the web
 /// app as a control). The module's messages never name a command.
 public enum MemoriesRemedy: Remedy, Equatable {
     /// See the years a memory can be of.

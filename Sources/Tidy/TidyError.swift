@@ -1,7 +1,7 @@
 import PhotoLibrary
 
 /// What a user can do about a Tidy error; each front end words it (the CLI:
-/// `Sources/shoebox/Hints/TidyHints.swift`).
+/// `Sources/ShoeboxCommands/Hints/TidyHints.swift`).
 public enum TidyRemedy: Remedy, Equatable {
     /// Start a new review session over every photo (decisions already made are kept).
     case startSession

@@ -6,7 +6,7 @@ public enum TrackerRecordKind: String, Sendable, Equatable {
 }
 
 /// What a user can do about a tracker error or finding, as a value: each front end words it
-/// (the CLI as the `shoebox tracker …` command to run, in Sources/shoebox/Hints/TrackerHints.swift;
+/// (the CLI as the `shoebox tracker …` command to run, in Sources/ShoeboxCommands/Hints/TrackerHints.swift;
 /// the web app as a control). The tracker's messages never name a command.
 public enum TrackerRemedy: Remedy, Equatable {
     /// See the ids of the records of this kind (a reference matched none).

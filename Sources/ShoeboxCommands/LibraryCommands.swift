@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import PhotoLibrary
 
-struct Init: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Init: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Make a folder a Shoebox library (creates .shoebox/ inside it).")
 
     @Argument(help: "The folder (default: --library, else the current one).")
@@ -14,7 +15,7 @@ struct Init: ParsableCommand {
 
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let url = URL(fileURLWithPath: path ?? library ?? ".", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             let library = try Library.initialize(at: url)
@@ -26,10 +27,13 @@ struct Init: ParsableCommand {
             }
         }
     }
+
+    package init() {}
 }
 
-struct Scan: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Scan: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Bring the index up to date with the folder.",
         discussion: """
             Unchanged files are skipped without being read; new and changed ones are hashed and \
@@ -47,7 +51,7 @@ struct Scan: ParsableCommand {
     @Flag(help: "Mark files missing even when most of the library vanished at once.")
     var allowMassRemoval = false
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let session = try options.session()
             var scanOptions = Scanner.Options(settings: try session.settings)
@@ -58,6 +62,8 @@ struct Scan: ParsableCommand {
             try ScanOutput.print(report, output: output, verbose: verbose)
         }
     }
+
+    package init() {}
 }
 
 enum ScanOutput {
@@ -92,15 +98,16 @@ enum ScanOutput {
     }
 }
 
-struct Rebuild: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Rebuild: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "rebuild",
         abstract: "Recreate the index from the sidecars and the files (same ids).")
 
     @OptionGroup var options: LibraryOptions
 
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let bar = Terminal.ProgressBar(label: "Rebuilding")
             let report = try LibrarySession.rebuild(try options.open()) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
@@ -116,17 +123,20 @@ struct Rebuild: ParsableCommand {
             }
         }
     }
+
+    package init() {}
 }
 
-struct Doctor: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Doctor: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check the library: index against disk, sidecars, permissions, inotify limits, disk space.")
 
     @OptionGroup var options: LibraryOptions
 
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let report = try LibrarySession.doctor(try options.open(), features: Features.all).wordedForCommandLine()
             if output.json {
@@ -144,4 +154,6 @@ struct Doctor: ParsableCommand {
             if !report.healthy { throw ExitCode(1) }
         }
     }
+
+    package init() {}
 }

@@ -6,35 +6,35 @@ import Glibc
 
 /// Everything the CLI prints goes through here (JSON through `JSONOutput`): results on stdout,
 /// messages on stderr, a progress bar only when stderr is a terminal.
-enum Terminal {
-    static let stderrIsTerminal = isatty(STDERR_FILENO) != 0
+package enum Terminal {
+    package static let stderrIsTerminal = isatty(STDERR_FILENO) != 0
 
-    static func out(_ text: String) {
+    package static func out(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    static func message(_ text: String) {
+    package static func message(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    static func error(_ text: String) {
+    package static func error(_ text: String) {
         message("shoebox: error: \(text)")
     }
 
-    static func problem(_ p: FileProblem, label: String = "") {
+    package static func problem(_ p: FileProblem, label: String = "") {
         message("shoebox: \(label)\(displayPath(p.path)): \(p.reason)")
     }
 
     /// A one-line progress bar redrawn in place, at most ten times a second.
-    final class ProgressBar: @unchecked Sendable {
+    package final class ProgressBar: @unchecked Sendable {
         private var last = Date.distantPast
         private let label: String
         private var drawn = false
 
-        init(label: String) { self.label = label }
+        package init(label: String) { self.label = label }
 
         /// `bytes`: what the done files weigh, shown when known.
-        func update(done: Int, total: Int, bytes: Int64?) {
+        package func update(done: Int, total: Int, bytes: Int64?) {
             guard Terminal.stderrIsTerminal, total > 0 else { return }
             let now = Date()
             guard done == total || now.timeIntervalSince(last) > 0.1 else { return }
@@ -46,7 +46,7 @@ enum Terminal {
             drawn = true
         }
 
-        func finish() {
+        package func finish() {
             if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         }
     }

@@ -2,9 +2,11 @@ import Analysis
 import ArgumentParser
 import Foundation
 import PhotoLibrary
+import ShoeboxCommands
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Analyse the photos and videos that need it: thumbnails, perceptual hashes, faces and people.",
         discussion: """
             Decodes each file once; its pixels never leave this machine. Results are stored a few \
@@ -186,10 +188,11 @@ struct PeopleCommand: ParsableCommand {
 }
 
 struct Cache: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The thumbnail cache.", subcommands: [Clear.self, Thumbnail.self])
+    static let configuration = CommandConfiguration(commandName: "cache", abstract: "The thumbnail cache.", subcommands: [Clear.self, Thumbnail.self])
 
     struct Thumbnail: ParsableCommand {
         static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
             abstract: "Print the path of an asset's thumbnail, making it when the cache lacks it.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "An id, a unique id prefix, or a path.") var asset: String
@@ -205,7 +208,7 @@ struct Cache: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Empty .shoebox/thumbs/ (thumbnails are made again on demand).")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty .shoebox/thumbs/ (thumbnails are made again on demand).")
         @OptionGroup var options: LibraryOptions
 
         func run() throws {

@@ -3,8 +3,8 @@ import Foundation
 import PhotoLibrary
 import Tidy
 
-struct TidyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct TidyCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "tidy",
         abstract: "Tidy: review photos one by one — keep, delete (mark), maybe — then empty what you marked.",
         discussion: """
@@ -19,6 +19,8 @@ struct TidyCommand: ParsableCommand {
                       TidyUndo.self, TidyFilterCommand.self, TidySimilar.self, TidyTrash.self, TidyUnmark.self,
                       TidyEmpty.self, TidyMaybes.self, TidyListCommand.self],
         defaultSubcommand: TidyStatusCommand.self)
+
+    package init() {}
 }
 
 // MARK: Printing

@@ -1,8 +1,9 @@
+import ShoeboxCommands
 import Memories
 import PhotoLibrary
 
 extension MemoriesRemedy: CommandWorded {
-    var commandHint: String {
+    package var commandHint: String {
         switch self {
         case .listYears: "`shoebox memories sources` lists the years there are"
         case .listPlaces: "`shoebox memories sources` lists the places there are"

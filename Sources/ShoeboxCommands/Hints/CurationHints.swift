@@ -1,7 +1,7 @@
 import Curation
 
 extension CurationRemedy: CommandWorded {
-    var commandHint: String {
+    package var commandHint: String {
         switch self {
         case .clearList: "`shoebox curate clear` starts a new list"
         case .upgradeOrClearList: "upgrade Shoebox (or `shoebox curate clear` to start a new list)"

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import PhotoLibrary
 
-struct Trash: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Trash: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "trash",
         abstract: "Move photos to Recently Deleted, list it, or purge what has waited long enough.",
         discussion: """
             `shoebox trash ID|PATH…` moves files into "Recently Deleted/files/" with a freedesktop.org \
@@ -13,6 +14,8 @@ struct Trash: ParsableCommand {
             """,
         subcommands: [TrashPut.self, TrashList.self, TrashPurge.self],
         defaultSubcommand: TrashPut.self)
+
+    package init() {}
 }
 
 struct TrashPut: ParsableCommand {
@@ -111,8 +114,9 @@ struct TrashPurge: ParsableCommand {
     }
 }
 
-struct Restore: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Restore: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "restore",
         abstract: "Put photos back from Recently Deleted, at their original paths (same ids).",
         discussion: """
             A path taken meanwhile is never overwritten: the file comes back beside it as \
@@ -127,11 +131,11 @@ struct Restore: ParsableCommand {
 
     @OptionGroup var output: JSONOutput
 
-    func validate() throws {
+    package func validate() throws {
         if items.isEmpty { throw ValidationError("name at least one item: an id, or its name in Recently Deleted") }
     }
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             var failures = 0
             let done = try options.session().write { w in
@@ -149,4 +153,6 @@ struct Restore: ParsableCommand {
             if failures > 0 { throw ExitCode(1) }
         }
     }
+
+    package init() {}
 }

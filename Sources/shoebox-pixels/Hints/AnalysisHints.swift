@@ -1,7 +1,8 @@
+import ShoeboxCommands
 import Analysis
 
 extension AnalysisRemedy: CommandWorded {
-    var commandHint: String {
+    package var commandHint: String {
         switch self {
         case .scanThenAnalyse: "run `shoebox scan`, then it is analysed"
         }

@@ -6,8 +6,9 @@ import PhotoLibrary
 extension AssetQuery.Sort: ExpressibleByArgument {}
 extension AssetKind: ExpressibleByArgument {}
 
-struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct List: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the library's photos and videos.",
         discussion: "Dates sort oldest first, sizes largest first, scores best first; --reverse turns any order around.")
 
@@ -42,12 +43,12 @@ struct List: ParsableCommand {
 
     @OptionGroup var output: JSONOutput
 
-    func validate() throws {
+    package func validate() throws {
         if trashed && missing { throw ValidationError("--trashed and --missing cannot be combined") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
     }
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let index = try options.session().index
             var q = AssetQuery()
@@ -111,6 +112,8 @@ struct List: ParsableCommand {
             FileHandle.standardOutput.write(Data(text))
         }
     }
+
+    package init() {}
 }
 
 /// `list --json` made on a second thread: the assets come out of the index on the calling thread
@@ -197,7 +200,7 @@ final class JSONListWriter: @unchecked Sendable {
     }
 }
 
-struct Show: ParsableCommand {
+package struct Show: ParsableCommand {
     /// What the analysis found, in words: each face with its key and person, the damage.
     static func analysisRows(_ a: Asset) -> [(String, String)] {
         var rows: [(String, String)] = []
@@ -217,7 +220,7 @@ struct Show: ParsableCommand {
         return rows
     }
 
-    static let configuration = CommandConfiguration(abstract: "Show one asset by id, id prefix or path.")
+    package static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one asset by id, id prefix or path.")
 
     @OptionGroup var options: LibraryOptions
 
@@ -226,7 +229,7 @@ struct Show: ParsableCommand {
 
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let index = try options.session().index
             let a = try index.resolve(asset)
@@ -268,6 +271,8 @@ struct Show: ParsableCommand {
             Terminal.out(rows.map { $0.0.padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
         }
     }
+
+    package init() {}
 }
 
 extension String {

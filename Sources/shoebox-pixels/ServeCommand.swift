@@ -4,10 +4,12 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PhotoLibrary
+import ShoeboxCommands
 import WebServer
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "The web app on http://127.0.0.1:PORT/ (runs until stopped).",
         discussion: """
             Prints its URL on stdout, then serves the library's pages, photos and API to this machine \

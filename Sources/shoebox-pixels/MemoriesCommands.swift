@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Memories
 import PhotoLibrary
+import ShoeboxCommands
 
 struct MemoriesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,12 +5,14 @@ import Foundation
 import LibraryWatcher
 import Logging
 import PhotoLibrary
+import ShoeboxCommands
 #if canImport(Glibc)
 import Glibc
 #endif
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Keep the index up to date while files arrive, move and go (runs until stopped).",
         discussion: """
             Uses inotify on the whole library; a start-up scan catches what changed while nothing \

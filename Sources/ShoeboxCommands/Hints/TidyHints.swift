@@ -1,7 +1,7 @@
 import Tidy
 
 extension TidyRemedy: CommandWorded {
-    var commandHint: String {
+    package var commandHint: String {
         switch self {
         case .startSession: "`shoebox tidy filter all` starts a new session (decisions already made are kept)"
         case .upgradeOrStartSession: "upgrade Shoebox (or `shoebox tidy filter all` to start a new session)"
@@ -15,7 +15,7 @@ extension TidyRemedy: CommandWorded {
     /// The sentences `tidy` has always printed: these hints in parentheses; and for an undo that
     /// meets an `empty`, the sentence naming the command (the library says "the marked photos
     /// were emptied", which is all that error ever says).
-    func line(_ message: String) -> String {
+    package func line(_ message: String) -> String {
         switch self {
         case .startSession, .upgradeOrStartSession: message + "; " + commandHint
         case .restoreEmptied: "nothing to undo since `tidy empty`: those files are in Recently Deleted (\(commandHint))"

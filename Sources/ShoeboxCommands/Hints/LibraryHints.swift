@@ -1,7 +1,7 @@
 import PhotoLibrary
 
 extension LibraryRemedy: CommandWorded {
-    var commandHint: String {
+    package var commandHint: String {
         switch self {
         case .scan: "run `shoebox scan`"
         case .scanFirst: "run `shoebox scan` first"

@@ -5,13 +5,15 @@ import PhotoLibrary
 /// `--json`, the same option on every command that prints: its result as one JSON document on
 /// stdout, in one of the public shapes of PhotoLibrary's JSON/ folder; messages stay on stderr.
 /// (`watch` has none: it prints a log, not a result.)
-struct JSONOutput: ParsableArguments {
+package struct JSONOutput: ParsableArguments {
     @Flag(help: "Print the result as one JSON document on stdout (messages stay on stderr).")
-    var json = false
+    package var json = false
+
+    package init() {}
 
     /// Prints one document of the public contract, and a newline: through `JSONStreamWriter`
     /// (JSONEncoder's bytes, several times faster; a long list goes out as it is written).
-    func print<Shape: PublicJSONShape>(_ shape: Shape) throws {
+    package func print<Shape: PublicJSONShape>(_ shape: Shape) throws {
         if JSONOutput.reference {
             FileHandle.standardOutput.write(try ShoeboxJSON.reference(shape))
             FileHandle.standardOutput.write(Data("\n".utf8))
@@ -25,5 +27,5 @@ struct JSONOutput: ParsableArguments {
 
     /// `SHOEBOX_JSON_REFERENCE=1`: every `--json` printed by JSONEncoder instead, whole, the
     /// way it was before the streaming writer: what the tests compare each command's output to.
-    static let reference = ProcessInfo.processInfo.environment["SHOEBOX_JSON_REFERENCE"] == "1"
+    package static let reference = ProcessInfo.processInfo.environment["SHOEBOX_JSON_REFERENCE"] == "1"
 }

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import PhotoLibrary
 
-struct Album: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Album: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "album",
         abstract: "Albums: folders of relative links under Albums/ that any file manager shows.",
         discussion: """
             Generated albums follow the library: Years/<yyyy>, Places/<City, Country>, People/<Name>, \
@@ -13,6 +14,8 @@ struct Album: ParsableCommand {
             """,
         subcommands: [AlbumList.self, AlbumShow.self, AlbumCreate.self, AlbumAdd.self, AlbumRemove.self,
                       AlbumOrder.self, AlbumDelete.self])
+
+    package init() {}
 }
 
 /// Says what the album sync could not do; albums switched off are one line, not an error.

@@ -16,7 +16,7 @@ struct TrackerRecipe: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a recipe; prints it with its id.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Create a recipe; prints it with its id.")
         @OptionGroup var options: LibraryOptions
         @Option(help: "The recipe's name (required, non-empty).") var name: String
         @Option(help: "troop or character: the miniatures it is for (recipe list --type filters by it).") var type: MiniatureType?
@@ -33,7 +33,7 @@ struct TrackerRecipe: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Recipes, all or only those for one miniature type.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Recipes, all or only those for one miniature type.")
         @OptionGroup var options: LibraryOptions
         @Option(help: "troop or character: only recipes of that type.") var type: MiniatureType?
         @OptionGroup var output: JSONOutput
@@ -49,7 +49,7 @@ struct TrackerRecipe: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One recipe: its steps, paints and techniques.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "One recipe: its steps, paints and techniques.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The recipe's id (or a unique prefix).") var id: String
         @OptionGroup var output: JSONOutput
@@ -68,6 +68,7 @@ struct TrackerRecipe: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+        commandName: "update",
             abstract: "Change a recipe: its name, its type, or a whole list (the steps, paints or techniques given replace that list).")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The recipe's id (or a unique prefix).") var id: String
@@ -108,7 +109,7 @@ struct TrackerRecipe: ParsableCommand {
     }
 
     struct Link: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Link a recipe to a miniature; prints the miniature.")
+        static let configuration = CommandConfiguration(commandName: "link", abstract: "Link a recipe to a miniature; prints the miniature.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The recipe's id (or a unique prefix).") var recipe: String
         @Argument(help: "The miniature's id (or a unique prefix).") var mini: String
@@ -118,7 +119,7 @@ struct TrackerRecipe: ParsableCommand {
     }
 
     struct Unlink: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unlink a recipe from a miniature; prints the miniature.")
+        static let configuration = CommandConfiguration(commandName: "unlink", abstract: "Unlink a recipe from a miniature; prints the miniature.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The recipe's id (or a unique prefix).") var recipe: String
         @Argument(help: "The miniature's id (or a unique prefix).") var mini: String
@@ -147,6 +148,7 @@ struct TrackerPhotoCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+        commandName: "add",
             abstract: "Copy a JPEG, PNG or HEIC photo (checked by content) to a miniature; prints it with its id.",
             discussion: "FILE is any file (outside the library); ASSET an asset of the library by id, id prefix or path. The copy is byte-identical, under Tracker/photos/.")
         @OptionGroup var options: LibraryOptions
@@ -162,7 +164,7 @@ struct TrackerPhotoCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A miniature's photos, by capture time (else the time added), oldest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "A miniature's photos, by capture time (else the time added), oldest first.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The miniature's id (or a unique prefix).") var mini: String
         @OptionGroup var output: JSONOutput

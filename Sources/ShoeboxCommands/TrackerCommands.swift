@@ -13,8 +13,8 @@ extension MiniatureType: ExpressibleByArgument {}
 extension ProgressStage: ExpressibleByArgument {}
 extension TrackerExport.Format: ExpressibleByArgument {}
 
-struct TrackerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct TrackerCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "tracker",
         abstract: "Painting tracker: projects, miniatures, recipes and progress photos (kept in Tracker/).",
         discussion: """
@@ -25,6 +25,8 @@ struct TrackerCommand: ParsableCommand {
             to a unique prefix of 4 or more characters. See docs/CONTRACT.md.
             """,
         subcommands: [TrackerProject.self, TrackerMini.self, TrackerRecipe.self, TrackerPhotoCommand.self, TrackerExportCommand.self])
+
+    package init() {}
 }
 
 /// Opens the library's tracker on a session; integrity findings go to stderr, one line each.
@@ -65,6 +67,7 @@ struct TrackerProject: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+        commandName: "add",
             abstract: "Create a project; prints its id (stdout) and the project (stderr).",
             discussion: "The id alone on stdout, so that `P=$(shoebox tracker project add …)` holds it; --json prints the project.")
         @OptionGroup var options: LibraryOptions
@@ -86,7 +89,7 @@ struct TrackerProject: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Projects grouped by game system, then army (--json: one flat array in that order).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Projects grouped by game system, then army (--json: one flat array in that order).")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var output: JSONOutput
 
@@ -106,7 +109,7 @@ struct TrackerProject: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One project; its miniatures follow on the terminal.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "One project; its miniatures follow on the terminal.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The project's id (or a unique prefix).") var id: String
         @OptionGroup var output: JSONOutput
@@ -122,7 +125,7 @@ struct TrackerProject: ParsableCommand {
     }
 
     struct Update: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a project's army or name (an empty --name clears it).")
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a project's army or name (an empty --name clears it).")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The project's id (or a unique prefix).") var id: String
         @Option(help: "The new army.") var army: String?
@@ -162,7 +165,7 @@ struct TrackerMini: ParsableCommand {
         subcommands: [Add.self, List.self, Show.self, Update.self, Remove.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a miniature to a project (unpainted); prints it with its id.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a miniature to a project (unpainted); prints it with its id.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The project's id (or a unique prefix).") var project: String
         @Option(help: "The miniature's name (required, non-empty).") var name: String
@@ -177,7 +180,7 @@ struct TrackerMini: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Miniatures, of one project or all (in the order added).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Miniatures, of one project or all (in the order added).")
         @OptionGroup var options: LibraryOptions
         @Option(help: "Only this project's (an id or a unique prefix).") var project: String?
         @OptionGroup var output: JSONOutput
@@ -193,7 +196,7 @@ struct TrackerMini: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One miniature with its progress history.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "One miniature with its progress history.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The miniature's id (or a unique prefix).") var id: String
         @OptionGroup var output: JSONOutput
@@ -209,7 +212,7 @@ struct TrackerMini: ParsableCommand {
     }
 
     struct Update: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a new progress stage (kept in the history with its time) or rename.")
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Record a new progress stage (kept in the history with its time) or rename.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The miniature's id (or a unique prefix).") var id: String
         @Option(help: "unpainted, primed, basecoated, detailed or completed.") var progress: ProgressStage?

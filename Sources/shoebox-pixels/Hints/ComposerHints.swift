@@ -1,7 +1,8 @@
+import ShoeboxCommands
 import Composer
 
 extension ComposerRemedy: CommandWorded {
-    var commandHint: String {
+    package var commandHint: String {
         switch self {
         case .clear: "`shoebox compose clear` starts a new draft"
         case .upgradeOrClear: "upgrade Shoebox (or `shoebox compose clear` to start a new draft)"

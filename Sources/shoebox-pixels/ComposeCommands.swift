@@ -2,9 +2,11 @@ import ArgumentParser
 import Composer
 import Foundation
 import PhotoLibrary
+import ShoeboxCommands
 
 struct Compose: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compose",
         abstract: "Composer: stack 1–4 photos into one 1080×1920 HEIC story image.",
         discussion: """
             A draft of 1–4 photos, top to bottom, kept in .shoebox/composer.json until `compose \
@@ -16,7 +18,6 @@ struct Compose: ParsableCommand {
                       ComposeClear.self, ComposeExport.self])
 }
 
-private func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
 /// Prints the draft (`--json`: `ComposerItemJSON`s top to bottom), or `line` when not JSON.
 private func printDraft(_ entries: [ComposerEntry], _ output: JSONOutput, line: String) throws {

@@ -1,78 +1,51 @@
-import Analysis
 import ArgumentParser
 import Curation
 import Foundation
 import PhotoLibrary
 
-struct Curate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Curation: rank photos by score, pick the best, share the originals, make an album.",
-        discussion: """
-            A list of photos, best score first (unscored ones last; ties by capture time, then \
-            id). It lasts until `curate clear` (kept in .shoebox/curation.json). Select by the \
-            ranks `curate list` shows, or by id; `top 1|5|10|20` replaces the selection. \
-            `share --to DIR` puts the selected originals into DIR byte for byte; `album` makes \
-            "Albums/TO NAME yyyy-MM-dd HH.mm.ss" of the whole list in score order. See docs/CONTRACT.md.
-            """,
-        subcommands: [CurateAdd.self, CurateList.self, CurateSelect.self, CurateDeselect.self, CurateTop.self,
-                      CurateRemove.self, CurateShare.self, CurateAlbum.self, CurateClear.self])
+/// The words of `curate`, and its subcommands that touch no pixels: `shoebox` runs those; `add`,
+/// which may analyse the photos it adds, is `shoebox-pixels`'s (`CurateWithPixels`).
+package enum CurateGroup {
+    package static let abstract = "Curation: rank photos by score, pick the best, share the originals, make an album."
+    package static let discussion = """
+        A list of photos, best score first (unscored ones last; ties by capture time, then \
+        id). It lasts until `curate clear` (kept in .shoebox/curation.json). Select by the \
+        ranks `curate list` shows, or by id; `top 1|5|10|20` replaces the selection. \
+        `share --to DIR` puts the selected originals into DIR byte for byte; `album` makes \
+        "Albums/TO NAME yyyy-MM-dd HH.mm.ss" of the whole list in score order. See docs/CONTRACT.md.
+        """
+    package static let pixelFree: [any ParsableCommand.Type] = [
+        CurateList.self, CurateSelect.self, CurateDeselect.self, CurateTop.self,
+        CurateRemove.self, CurateShare.self, CurateAlbum.self, CurateClear.self,
+    ]
+}
+
+/// `curate` as `shoebox` has it: every subcommand but `add`.
+package struct Curate: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "curate",
+        abstract: CurateGroup.abstract, discussion: CurateGroup.discussion, subcommands: CurateGroup.pixelFree)
+
+    package init() {}
 }
 
 /// Prints the list (`--json`: `CurationItemJSON`s best first), or `line` when not JSON.
-func printList(_ entries: [CurationEntry], _ output: JSONOutput, line: String?) throws {
+package func printList(_ entries: [CurationEntry], _ output: JSONOutput, line: String?) throws {
     if output.json { return try output.print(entries.map(CurationItemJSON.init)) }
     if let line { Terminal.out(line) }
 }
 
-private func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+package func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
-struct CurateAdd: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add photos to the list, waiting for their scores.",
-        discussion: """
-            Each is analysed now if it was not yet (as `analyze --wait` does); a photo the \
-            analysis cannot read is named and ranks after the scored ones. With --json, the whole \
-            list as `curate list --json` prints it.
-            """)
-
-    @OptionGroup var options: LibraryOptions
-    @Argument(help: "Ids, id prefixes or paths.") var assets: [String] = []
-    @Option(help: "Every photo of this album (a user album's name, or e.g. Years/2024).") var album: String?
-    @Option(help: "Every photo taken in this year.") var year: Int?
-    @OptionGroup var output: JSONOutput
-
-    func validate() throws {
-        if assets.isEmpty && album == nil && year == nil { throw ValidationError("name photos to add: ids, paths, --album A or --year Y") }
-    }
-
-    func run() throws {
-        try reportingErrors {
-            let session = try options.session()
-            let result = try Curation.add(session, assets, album: album, year: year) { ids in
-                let bar = Terminal.ProgressBar(label: "Scoring")
-                let report = try Analysis.run(session, ids: ids, wait: true, progress: { bar.update(done: $0.done, total: $0.total, bytes: nil) })
-                bar.finish()
-                printProblems(report)
-            }
-            let (added, entries) = (result.added, result.entries)
-            try printList(entries, output, line: "Added \(added) to the curation list"
-                + (added < result.named ? " (\(result.named - added) already in it)" : "")
-                + "; it has \(plural(entries.count, "photo")), best first: `shoebox curate list`.")
-            let unscored = result.unscored
-            if unscored > 0 { Terminal.message("\(unscored) of them \(unscored == 1 ? "has" : "have") no score; they rank after the scored photos.") }
-        }
-    }
-}
-
-struct CurateList: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CurateList: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "list", abstract: "The list, best first: rank, selected, score, capture time, id, path.",
         discussion: "With --json, one array best first: every asset field of `list --json` plus rank and selected.")
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let entries = try Curation.list(try options.session())
             if output.json { return try output.print(entries.map(CurationItemJSON.init)) }
@@ -89,6 +62,8 @@ struct CurateList: ParsableCommand {
             Terminal.message("\(plural(entries.count, "photo")), \(selected) selected")
         }
     }
+
+    package init() {}
 }
 
 /// `select` and `deselect`: ranks or ids.
@@ -97,24 +72,28 @@ struct CurationMembers: ParsableArguments {
     var members: [String] = []
 }
 
-struct CurateSelect: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "select", abstract: "Select photos by rank or id.")
+package struct CurateSelect: ParsableCommand {
+    package static let configuration = CommandConfiguration(commandName: "select", abstract: "Select photos by rank or id.")
     @OptionGroup var options: LibraryOptions
     @OptionGroup var which: CurationMembers
     @OptionGroup var output: JSONOutput
 
-    func validate() throws { try which.validate(verb: "select") }
-    func run() throws { try which.change(options, output, select: true) }
+    package func validate() throws { try which.validate(verb: "select") }
+    package func run() throws { try which.change(options, output, select: true) }
+
+    package init() {}
 }
 
-struct CurateDeselect: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "deselect", abstract: "Deselect photos by rank or id.")
+package struct CurateDeselect: ParsableCommand {
+    package static let configuration = CommandConfiguration(commandName: "deselect", abstract: "Deselect photos by rank or id.")
     @OptionGroup var options: LibraryOptions
     @OptionGroup var which: CurationMembers
     @OptionGroup var output: JSONOutput
 
-    func validate() throws { try which.validate(verb: "deselect") }
-    func run() throws { try which.change(options, output, select: false) }
+    package func validate() throws { try which.validate(verb: "deselect") }
+    package func run() throws { try which.change(options, output, select: false) }
+
+    package init() {}
 }
 
 extension CurationMembers {
@@ -131,43 +110,47 @@ extension CurationMembers {
     }
 }
 
-struct CurateTop: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CurateTop: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "top", abstract: "Select the best 1, 5, 10 or 20 (all when the list has fewer), replacing the selection.")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "1, 5, 10 or 20.") var count: Int
     @OptionGroup var output: JSONOutput
 
-    func validate() throws {
+    package func validate() throws {
         if !Curation.topCounts.contains(count) { throw ValidationError("top takes 1, 5, 10 or 20") }
     }
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let result = try Curation.change(try options.session(), .top(count))
             let (n, entries) = (result.selectedCount, result.entries)
             try printList(entries, output, line: "Selected the top \(n)" + (n < count ? " (the list has \(plural(entries.count, "photo")))" : " of \(entries.count)") + ".")
         }
     }
+
+    package init() {}
 }
 
-struct CurateRemove: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CurateRemove: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Take the selected photos out of the list (their files stay).")
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let result = try Curation.change(try options.session(), .removeSelected)
             try printList(result.entries, output,
                           line: "Took \(plural(result.count, "photo")) out of the curation list (no file was touched); \(result.entries.count) left.")
         }
     }
+
+    package init() {}
 }
 
-struct CurateShare: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CurateShare: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "share", abstract: "Put the selected originals into a folder, byte for byte.",
         discussion: """
             Hard links where DIR is on the library's file system, else copies (--copy: always \
@@ -179,7 +162,7 @@ struct CurateShare: ParsableCommand {
     @Flag(help: "Copy even where a hard link would do.") var copy = false
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let folder = URL(fileURLWithPath: destination, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
                 .standardizedFileURL.path
@@ -194,16 +177,18 @@ struct CurateShare: ParsableCommand {
             Terminal.message("Shared \(plural(photos, "photo")) to \(folder): \(counts[0]) hard link\(counts[0] == 1 ? "" : "s"), \(plural(counts[1], "copy").replacingOccurrences(of: "copys", with: "copies")), \(counts[2]) already there.")
         }
     }
+
+    package init() {}
 }
 
-struct CurateAlbum: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CurateAlbum: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "album", abstract: "Make the album \"TO NAME yyyy-MM-dd HH.mm.ss\" of the whole list, in score order.",
         discussion: "A user album like any other afterwards. With --json, the album as `album show --json` prints it.")
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let session = try options.session()
             let (album, report) = try Curation.album(session)
@@ -213,19 +198,23 @@ struct CurateAlbum: ParsableCommand {
             Terminal.out("Created the album \"\(album.title)\" with \(plural(album.entries.count, "photo")) in score order: \(path)")
         }
     }
+
+    package init() {}
 }
 
-struct CurateClear: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CurateClear: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "clear", abstract: "Empty the list (no photo is touched).",
         discussion: "Works on a damaged list file too. With --json, the list after: [].")
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: JSONOutput
 
-    func run() throws {
+    package func run() throws {
         try reportingErrors {
             let count = try Curation.clear(try options.session())
             try printList([], output, line: "Cleared the curation list" + (count.map { " (\(plural($0, "photo")); no file was touched)" } ?? " (its file was damaged)") + ".")
         }
     }
+
+    package init() {}
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Composer
 import Foundation
 import PhotoLibrary
+import ShoeboxCommands
 
 struct ComposeExport: ParsableCommand {
     static let configuration = CommandConfiguration(

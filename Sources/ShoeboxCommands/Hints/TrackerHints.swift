@@ -2,7 +2,7 @@ import PhotoLibrary
 import Tracker
 
 extension TrackerRemedy: CommandWorded {
-    var commandHint: String {
+    package var commandHint: String {
         switch self {
         case .listIDs(let kind): "`shoebox tracker \(kind.command) list` shows the ids"
         case .removeMini(let id): "`shoebox tracker mini rm \(id)` removes it"

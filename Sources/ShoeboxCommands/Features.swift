@@ -1,21 +1,18 @@
-import Analysis
-import Composer
 import Curation
-import Memories
 import PhotoLibrary
 import Tidy
 import Tracker
 
 /// Every feature this executable offers, given to each session it opens (the web server's
 /// sessions get the same list): their index tables, recoveries and doctor checks.
-enum Features {
-    static let all: [LibraryFeature] = [Tidy.feature, Tracker.feature, Curation.feature]
+package enum Features {
+    package static let all: [LibraryFeature] = [Tidy.feature, Tracker.feature, Curation.feature]
 }
 
 extension LibraryOptions {
     /// The library `--library` names (else `$SHOEBOX_LIBRARY`, else the enclosing one) opened with
     /// every feature; messages about files a change met on the way go to stderr.
-    func session() throws -> LibrarySession {
+    package func session() throws -> LibrarySession {
         try LibrarySession.locate(explicit: library, features: Features.all, log: { Terminal.message($0) })
     }
 }

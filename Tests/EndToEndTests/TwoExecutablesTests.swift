@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `shoebox` runs the commands that decode no photo without loading a pixel library, and hands
+/// every other command line to `shoebox-pixels` beside it (docs/ARCHITECTURE.md, "Two executables").
+@Suite struct TwoExecutablesTests {
+    static let pixelLibraries = ["libopencv_", "libdlib", "libtesseract", "libavcodec", "libavformat"]
+
+    static func sharedLibraries(_ binary: String) throws -> [String] {
+        try TestRoll.run("/usr/bin/ldd", [binary]).stdout.split(separator: "\n").map {
+            String($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        }
+    }
+
+    static var pixels: String { (ShoeboxCLI.binary as NSString).deletingLastPathComponent + "/shoebox-pixels" }
+
+    @Test func theCommandLinePeopleTypeLoadsNoPixelLibrary() throws {
+        let light = try Self.sharedLibraries(ShoeboxCLI.binary)
+        let full = try Self.sharedLibraries(Self.pixels)
+        for prefix in Self.pixelLibraries {
+            #expect(!light.contains { $0.hasPrefix(prefix) }, "shoebox loads \(prefix)…: \(light)")
+            #expect(full.contains { $0.hasPrefix(prefix) }, "shoebox-pixels should load \(prefix)…")
+        }
+        #expect(light.count * 3 < full.count, "shoebox \(light.count) libraries, shoebox-pixels \(full.count)")
+    }
+
+    /// With `shoebox-pixels` out of reach, the everyday commands still run — in `shoebox` itself —
+    /// and print what `shoebox-pixels` prints for them.
+    @Test func everydayCommandsRunWithoutThePixelBinary() throws {
+        var cli = try ShoeboxCLI.scanned(try TestRoll.sampleCopy())
+        let id = try #require((try cli.assetsByPath().values.first?["id"]) as? String)
+        let everyday: [[String]] = [["list", "--json"], ["show", id, "--json"], ["album", "list", "--json"],
+                                    ["trash", "list", "--json"], ["tidy", "status"], ["tidy", "next", "--json"],
+                                    ["curate", "list", "--json"], ["tracker", "project", "list", "--json"], ["doctor", "--json"]]
+        let withPixels = try everyday.map { try cli.run($0) }
+        #expect(withPixels.filter { $0.status == 0 }.count >= everyday.count - 2, "\(withPixels.map(\.stderr))")
+        cli.environment["SHOEBOX_PIXELS"] = "/nonexistent/shoebox-pixels"
+        for (args, expected) in zip(everyday, withPixels) {
+            let r = try cli.run(args)
+            #expect(r.status == expected.status, "\(args): \(r.stderr)")
+            #expect(r.stdout == expected.stdout && r.stderr == expected.stderr, "\(args) printed otherwise in shoebox alone")
+        }
+        let direct = try TestRoll.run(Self.pixels, ["list", "--library", cli.library.path, "--json"])
+        #expect(direct.stdout == withPixels[0].stdout, "shoebox-pixels run directly lists the same")
+    }
+
+    /// A command that needs the pixel stack, with `shoebox-pixels` missing: one line naming the
+    /// file and the way out, exit 1, nothing changed.
+    @Test func aPixelCommandWithoutThePixelBinarySaysWhichFileIsMissing() throws {
+        var cli = try ShoeboxCLI.scanned(try TestRoll.sampleCopy())
+        let before = try cli.run(["list", "--json"]).stdout
+        cli.environment["SHOEBOX_PIXELS"] = "/nonexistent/shoebox-pixels"
+        for args in [["analyze"], ["curate", "add", "--year", "2017"], ["memories", "sources"], ["serve"]] {
+            let r = try cli.run(args)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stderrLines.count == 1 && r.stderr.contains("/nonexistent/shoebox-pixels")
+                    && r.stderr.contains("No such file") && r.stderr.contains("`shoebox \(args.prefix { !$0.hasPrefix("-") }.joined(separator: " "))`"), "\(r.stderr)")
+        }
+        cli.environment["SHOEBOX_PIXELS"] = nil
+        #expect(try cli.run(["list", "--json"]).stdout == before)
+    }
+
+    /// Help, an unknown word and `curate` alone go to `shoebox-pixels`, which knows every command.
+    @Test func helpAndUnknownWordsAreAnsweredWithEveryCommand() throws {
+        let help = try TestRoll.run(ShoeboxCLI.binary, ["--help"])
+        for command in ["watch", "analyze", "people", "memories", "compose", "serve", "tidy", "tracker"] {
+            #expect(help.stdout.contains("\n  \(command) "), "`shoebox --help` lacks \(command)")
+        }
+        let curate = try TestRoll.run(ShoeboxCLI.binary, ["curate", "--help"])
+        #expect(curate.stdout.contains("\n  add ") && curate.stdout.contains("\n  list "), "\(curate.stdout)")
+        let typo = try TestRoll.run(ShoeboxCLI.binary, ["analyse"], allowFailure: true)
+        #expect(typo.status == 2 && typo.stderr.contains("analyse"), "\(typo.stderr)")
+        #expect(try TestRoll.run(ShoeboxCLI.binary, ["--version"]).stdout
+                == (try TestRoll.run(Self.pixels, ["--version"]).stdout))
+    }
+}
