@@ -168,7 +168,13 @@ extension Index {
 
     public func assets(matching query: AssetQuery) throws -> [Asset] {
         let (sql, args) = query.sql()
-        return try read { db in try Row.fetchAll(db, sql: sql, arguments: args).map(Index.asset(from:)) }
+        // Through a cursor: `fetchAll` copied every row (its metadata text among it) before decoding.
+        return try read { db in
+            var out: [Asset] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: args)
+            while let r = try rows.next() { out.append(try Index.asset(from: r)) }
+            return out
+        }
     }
 
     /// The assets of `assets(matching:)`, in the same order, one at a time: a listing of the
