@@ -7,8 +7,10 @@ The library is bench/tidy.py's: N synthetic index rows (capture times over 16 ye
 byte and re-encoded copies, screenshots, videos; no files), then, in the same run:
 `tidy filter all` (a session over everything), `tidy delete` and `tidy maybe` of 300 items,
 `curate add --year` of the largest year (whose album `album show` prints). Each command's `--json` goes to /dev/null, timed from
-here (median of R) with its peak RSS from GNU time (`/usr/bin/time -v`'s "Maximum resident set
-size"). `--before BIN`: the same commands by another build on the same library, one after the
+here (median of R) with its CPU time (user + system) and peak RSS from GNU time (`/usr/bin/time
+-v`). The goal (< 1 s) is judged on CPU time: on this shared 2-core machine the wall time is
+mostly other people's builds; `shoebox --version`'s CPU, measured in the same run, is printed
+beside it (process start-up, being removed separately). `--before BIN`: the same commands by another build on the same library, one after the
 other, and their outputs compared byte for byte with this build's (any difference stops the run).
 """
 import argparse, json, os, sqlite3, statistics, subprocess, sys, time
@@ -20,19 +22,25 @@ import scan as scanbench  # set_aside
 
 
 def run(cmd, stdout=subprocess.DEVNULL):
-    """(seconds, peak RSS in MiB) of one run."""
+    """(wall seconds, CPU seconds, peak RSS in MiB) of one run."""
     t0 = time.perf_counter()
     p = subprocess.run(["/usr/bin/time", "-v", *cmd], stdout=stdout, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
     if p.returncode != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed: {p.stderr[-2000:]}")
-    rss = next(int(l.split(":")[1]) for l in p.stderr.splitlines() if "Maximum resident set size" in l)
-    return dt, rss / 1024
+    field = lambda name: next(l.split(": ")[1] for l in p.stderr.splitlines() if name in l)
+    cpu = float(field("User time (seconds)")) + float(field("System time (seconds)"))
+    return dt, cpu, int(field("Maximum resident set size")) / 1024
 
 
 def measure(binary, lib, args, runs):
+    """(median wall, median CPU, max peak RSS) of `runs` runs."""
     rs = [run([binary, "--library", lib, *args, "--json"]) for _ in range(runs)]
-    return statistics.median(t for t, _ in rs), max(r for _, r in rs)
+    return statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs), max(r[2] for r in rs)
+
+
+def startup_cpu(binary, runs):
+    return statistics.median(run([binary, "--version"])[1] for _ in range(max(runs, 3)))
 
 
 def output(binary, lib, args):
@@ -88,22 +96,25 @@ def main():
     for name, args in commands(year):
         size = len(output(sb, lib, args))
         after = measure(sb, lib, args, a.runs)
-        row = {"command": name, "bytes": size, "s": after[0], "rss_mib": after[1]}
+        row = {"command": name, "bytes": size, "s": after[0], "cpu_s": after[1], "rss_mib": after[2]}
         if a.before:
             if output(a.before, lib, args) != output(sb, lib, args):
                 sys.exit(f"bench: `{name} --json` differs between {a.before} and {sb}")
-            row["before_s"], row["before_rss_mib"] = measure(a.before, lib, args, a.runs)
+            row["before_s"], row["before_cpu_s"], row["before_rss_mib"] = measure(a.before, lib, args, a.runs)
         out["commands"].append(row)
+    out["startup_cpu_s"] = startup_cpu(sb, a.runs)
     scanbench.set_aside(lib)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
+    start = out["startup_cpu_s"]
     for r in out["commands"]:
-        before = (f"before (JSONEncoder): {r['before_s']:.2f} s, {r['before_rss_mib']:.0f} MiB; same bytes"
+        before = (f"before: {r['before_cpu_s']:.2f} s CPU ({r['before_s']:.2f} s wall), {r['before_rss_mib']:.0f} MiB; same bytes"
                   if "before_s" in r else "—")
-        goal = "goal < 1 s: " + ("met" if r["s"] < 1 else f"missed by {r['s'] - 1:.2f} s")
-        print(f"| json: `{r['command']} --json` ({n:,} assets, {r['bytes'] / 1e6:.1f} MB) | {r['s']:.2f} s, "
-              f"peak RSS {r['rss_mib']:.0f} MiB | {before} | {goal} |")
+        cpu = r["cpu_s"]
+        goal = "goal < 1 s CPU: " + ("met" if cpu < 1 else f"missed by {cpu - 1:.2f} s") + f" (start-up {start:.2f} s of it)"
+        print(f"| json: `{r['command']} --json` ({n:,} assets, {r['bytes'] / 1e6:.1f} MB) | {cpu:.2f} s CPU "
+              f"({r['s']:.2f} s wall), peak RSS {r['rss_mib']:.0f} MiB | {before} | {goal} |")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,13 @@ public final class Index: @unchecked Sendable {
         config.busyMode = .timeout(15)
         config.label = "shoebox-index"
         // `list --place reykjavik` finds "Reykjavík": SQLite's NOCASE folds ASCII case only.
-        config.prepareDatabase { db in db.add(function: Index.fold) }
+        config.prepareDatabase { db in
+            db.add(function: Index.fold)
+            // 16 MB of pages per connection rather than SQLite's 2 MB: a listing of 100,000 assets
+            // read the same index pages again and again through `pread` (~1 s of system time in
+            // `tidy similar`). Pages are only held as they are read: a small library uses little.
+            try db.execute(sql: "PRAGMA cache_size = -16384")
+        }
         // A library that cannot be written (read-only mount, full disk) is read through a
         // read-only connection from the start: SQLite may open a WAL database "for writing" on
         // a read-only mount and fail only at the first write.

@@ -33,6 +33,17 @@ public struct TidyGroupJSON: PublicJSONShape, Sendable {
         kind = g.kind.rawValue
         items = assets.map { TidyAssetJSON($0, liveVideo: companions[$0.id]) }
     }
+
+    enum CodingKeys: String, CodingKey { case group, items, kind }
+
+    /// In the order the output sorts them: the writer then has no member to move (moving
+    /// `kind` before `items` copied every group's assets once more).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(group, forKey: .group)
+        try c.encode(items, forKey: .items)
+        try c.encode(kind, forKey: .kind)
+    }
 }
 
 /// The item under review: an asset, or a group (a group whose other members vanished is shown
