@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`shoebox analyze` on camera-size JPEG and HEIC files, beside vipsthumbnail in the same run.
 
-    bench/analyze.py [--files N] [--long-side PX] [--runs R] [--json OUT]
+    bench/analyze.py [--files N] [--long-side PX] [--runs R] [--json OUT] [--baseline BINARY]
 
 Uses the camera-size roll of bench/scan.py (made once, cached in bench/out/rolls/). Its JPEG
 and HEIC photos are hard-linked into two fresh libraries (one per format; nothing copied), each
@@ -19,6 +19,8 @@ indexed with `shoebox scan` (untimed), then measured:
     2 cores, ≥ 1× (JPEG) and ≥ 2.5× (HEIC) of vipsthumbnail's files/s; and the pipeline's CPU
     per file (user + system), which a shared machine's load disturbs less than its wall time.
 Release build. The page cache is warm for every tool (an untimed read first).
+--baseline BINARY: the whole pipeline of another build (a copy of `shoebox` from before a change)
+measured too, in the same run, after this build's each time: a before/after on one machine's load.
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, time
 
@@ -72,21 +74,24 @@ def vips512(files, outdir):
     return t, cpu[0]
 
 
-def measure(sb, lib, runs):
+def measure(sb, lib, runs, baseline=None):
     env = dict(os.environ, SHOEBOX_LIBRARY="")
     subprocess.run([sb, "init", lib], check=True, capture_output=True)
     subprocess.run([sb, "scan", "--library", lib], check=True, capture_output=True, env=env)
     thumbs = [timed([sb, "analyze", "--library", lib, "--stages", "thumbnails"], env) for _ in range(runs)]
-    whole = []
+    whole, before = [], []
     for _ in range(runs):
-        # A fresh analysis each run: the index and sidecars of the scan, without earlier results.
-        shutil.rmtree(os.path.join(lib, ".shoebox"))
-        subprocess.run([sb, "init", lib], check=True, capture_output=True)
-        subprocess.run([sb, "scan", "--library", lib], check=True, capture_output=True, env=env)
-        cpu = []
-        t, rss, out = scanbench.timed([sb, "analyze", "--library", lib, "--json"], env, cpu=cpu)
-        whole.append((t, rss, json.loads(out), cpu[0]))
-    return thumbs, whole
+        for binary, into in ((sb, whole), (baseline, before)):
+            if binary is None:
+                continue
+            # A fresh analysis each run: the index and sidecars of the scan, without earlier results.
+            shutil.rmtree(os.path.join(lib, ".shoebox"))
+            subprocess.run([binary, "init", lib], check=True, capture_output=True)
+            subprocess.run([binary, "scan", "--library", lib], check=True, capture_output=True, env=env)
+            cpu = []
+            t, rss, out = scanbench.timed([binary, "analyze", "--library", lib, "--json"], env, cpu=cpu)
+            into.append((t, rss, json.loads(out), cpu[0]))
+    return thumbs, whole, before
 
 
 def main():
@@ -95,6 +100,7 @@ def main():
     ap.add_argument("--long-side", type=int, default=4032)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json")
+    ap.add_argument("--baseline", help="another shoebox binary whose whole pipeline is measured beside this build's")
     a = ap.parse_args()
     sb = scanbench.shoebox_bin()
     roll = scanbench.make_roll(a.files, a.long_side)
@@ -112,7 +118,7 @@ def main():
         v = [(lambda r1, r2: (r1[0] + r2[0], max(r1[1], r2[1])))(vips(chosen, 1024, out), vips(chosen, 256, out + "-256"))
              for _ in range(a.runs)]
         v512 = [vips512(chosen, out + "-512") for _ in range(a.runs)]
-        thumbs, whole = measure(sb, lib, a.runs)
+        thumbs, whole, before = measure(sb, lib, a.runs, a.baseline)
         n = len(chosen)
         vips_s, thumbs_s = statistics.median(t for t, _ in v), statistics.median(t for t, _ in thumbs)
         whole_s = statistics.median(t for t, _, _, _ in whole)
@@ -125,6 +131,12 @@ def main():
              "vips512_s": v512_s, "vips512_files_s": n / v512_s,
              "vips512_cpu_ms_per_file": statistics.median(c for _, c in v512) / n * 1000,
              "faces": whole[-1][2].get("faces"), "analyzed": whole[-1][2].get("analyzed")}
+        if before:
+            r["baseline_s"] = statistics.median(t for t, *_ in before)
+            r["baseline_files_s"] = n / r["baseline_s"]
+            r["baseline_cpu_ms_per_file"] = statistics.median(c for *_, c in before) / n * 1000
+            r["baseline_rss_mib"] = max(x for _, x, _, _ in before)
+            r["baseline_faces"] = before[-1][2].get("faces")
         r["thumbs_vs_vips"] = r["thumbs_files_s"] / r["vips_files_s"]
         r["pipeline_vs_vips512"] = r["pipeline_files_s"] / r["vips512_files_s"]
         result[fmt.lower()] = r
@@ -138,6 +150,10 @@ def main():
                     f"peak RSS {r['pipeline_rss_mib']:.0f} MiB, {r['faces']} faces | `vipsthumbnail -s 512`, one process: "
                     f"{r['vips512_files_s']:.1f} files/s, {r['vips512_cpu_ms_per_file']:.0f} ms CPU a file | "
                     f"**{r['pipeline_vs_vips512']:.2f}×** (goal ≥ {goal_ratio:g}× and ≥ {goal_rate} {fmt}/s: {met}) |")
+        if before:
+            rows.append(f"| the same, baseline build {os.path.basename(a.baseline)} | {r['baseline_files_s']:.1f} files/s, "
+                        f"{r['baseline_cpu_ms_per_file']:.0f} ms CPU a file, peak RSS {r['baseline_rss_mib']:.0f} MiB, "
+                        f"{r['baseline_faces']} faces | | {r['baseline_files_s'] / r['vips512_files_s']:.2f}× |")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)

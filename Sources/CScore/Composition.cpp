@@ -45,7 +45,10 @@ void measure_tilt(const Frame &f, sc_measures &m) {
     cv::Canny(half, edges, 60, 160);
     std::vector<cv::Vec4i> lines;
     int minLength = std::max(20, half.cols * 3 / 10);
-    cv::HoughLinesP(edges, lines, 1, CV_PI / 720, 40, minLength, 4);
+    // Only lines within 14° of level are looked for (`near_horizontal_lines`: cv::HoughLinesP's
+    // algorithm on those angles alone); the margin over the 12° kept below covers the rounding
+    // of a segment's ends.
+    lines = near_horizontal_lines(edges, 14, CV_PI / 720, 40, minLength, 4);
     double total = 0, weighted = 0;
     for (auto &l : lines) {
         double dx = l[2] - l[0], dy = l[3] - l[1];

@@ -32,6 +32,10 @@ void measure_technical(const Frame &f, double block_period, sc_measures &m);
 /// Fills subject_x/y, thirds and returns the per-tile mean saliency (cols × rows).
 std::vector<double> measure_saliency(const Frame &f, int cols, int rows, sc_measures &m);
 void measure_tilt(const Frame &f, sc_measures &m);
+/// cv::HoughLinesP's segments (rho 1 px, angles in steps of `thetaStep`) on `edges`, voting only
+/// for lines within `maxDegrees` of level (NearHorizontalLines.cpp).
+std::vector<cv::Vec4i> near_horizontal_lines(const cv::Mat &edges, double maxDegrees, double thetaStep, int threshold,
+                                             int lineLength, int lineGap);
 
 struct Cascades;
 void measure_faces(const Frame &f, Cascades *c, const sc_face_in *faces, int n, sc_face_out *out);

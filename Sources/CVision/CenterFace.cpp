@@ -32,15 +32,16 @@ using cvision::valid_input;
 // OpenCV 4.6's ONNX import computes this network wrongly once its input size changes after a
 // first forward pass (measured: the astronaut's heat map has 16 cells over 0.5 at 512×512 on a
 // new net, 519 on a net that ran 384×384 before). So a net is made per input size, from the
-// model's bytes kept in memory (~18 ms). A net holds its activations for its size (~55 MB at
-// 512×384, ~185 MB at 1024×768): the two last nets of camera-size inputs (512 px: landscape and
-// portrait, the sizes nearly every photo comes at) are kept; a net for a larger input is dropped
-// after use.
+// model's bytes kept in memory (~18 ms and ~55 MB of fresh pages). A net holds its activations
+// for its size (~55 MB at 512×384, ~185 MB at 1024×768). Camera-size inputs (512 px long side)
+// are padded to three shapes (`padded_size`), whose nets are all kept: a roll of 4:3, 3:2, 16:9
+// and square photos, either way up, then builds three nets, not one a photo. A net for a larger
+// input is dropped after use.
 struct cv_centerface_detector {
     std::vector<uchar> model;
     std::list<std::pair<cv::Size, cv::dnn::Net>> nets;  // most recently used first
 
-    static constexpr int kept_nets = 2;
+    static constexpr int kept_nets = 3;
     static constexpr int kept_area = 512 * 512;
 
     cv::dnn::Net &net(cv::Size input) {
@@ -65,6 +66,19 @@ namespace {
 // The network's input sides must be multiples of 32 (five stride-2 stages); 64 here, so that
 // photos of nearly the same size share a net.
 int padded(int side) { return (side + 63) / 64 * 64; }
+
+// The camera-size shapes: a long side over 384 and up to 512 is padded to 512, the short side to
+// 384 when it fits (4:3, 3:2, 16:9) and to 512 otherwise. Only black is added, below and to the
+// right, as `padded` does; the pipeline's photos then come in three sizes (512×384, 384×512,
+// 512×512) instead of one per aspect ratio (seven on bench/analyze.py's roll). Other inputs: `padded`.
+constexpr int camera_long = 512, camera_short = 384;
+
+cv::Size padded_size(cv::Size image) {
+    const int longSide = std::max(image.width, image.height), shortSide = std::min(image.width, image.height);
+    if (longSide <= camera_short || longSide > camera_long) return {padded(image.width), padded(image.height)};
+    const int shortPadded = shortSide <= camera_short ? camera_short : camera_long;
+    return image.width >= image.height ? cv::Size(camera_long, shortPadded) : cv::Size(shortPadded, camera_long);
+}
 
 // The output names of the published ONNX file: heat map, scales, offsets, landmarks.
 const std::vector<cv::String> output_names = {"537", "538", "539", "540"};
@@ -125,10 +139,10 @@ int cv_centerface_detect(cv_centerface_detector *d, const uint8_t *rgb, int w, i
     if (!valid_input(rgb, w, h, scale, err, err_len)) return -1;
     try {
         cv::Mat image = scaled(rgb, w, h, scale);
-        // Padded with black to a multiple of 64 (`padded`; no stretching: boxes keep the
-        // photo's proportions).
+        // Padded with black (`padded_size`; no stretching: boxes keep the photo's proportions).
+        const cv::Size size = padded_size(image.size());
         cv::Mat input;
-        cv::copyMakeBorder(image, input, 0, padded(image.rows) - image.rows, 0, padded(image.cols) - image.cols,
+        cv::copyMakeBorder(image, input, 0, size.height - image.rows, 0, size.width - image.cols,
                            cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
         // The network takes RGB in 0…255, unnormalised, as the pixels come.
         cv::dnn::Net &net = d->net(input.size());

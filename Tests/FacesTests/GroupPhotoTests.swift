@@ -42,6 +42,42 @@ import TestSupport
         #expect(score.recall >= 0.85, "\(score): \(score.misses)")
     }
 
+    /// A worker's one detector serves photos of every aspect ratio from the few networks it keeps
+    /// (camera-size inputs padded to 512×384, 384×512 or 512×512). OpenCV 4.6 computes a network
+    /// wrongly once it has run at another input size, so each photo must find, to the box, what a
+    /// detector made for it alone finds — here on the group photos at camera size, in crops of
+    /// their own proportions, 16:9 and square (a portrait, a panorama, a square crop in one run).
+    @Test func oneDetectorFindsWhatAFreshDetectorFindsWhateverTheProportions() throws {
+        let boxes = try JSONDecoder().decode(Boxes.self, from: Data(contentsOf: Self.folder.appendingPathComponent("boxes.json")))
+        let shared = try FaceDetector(scaling: .cameraSize)
+        var compared = 0
+        for photo in boxes.photos {
+            let image = Downsample.area(try TestImages.decode(Self.folder.appendingPathComponent(photo.file), scalePercent: 375),
+                                        longSide: 1024)
+            for aspect in [0.0, 16.0 / 9, 1.0] {
+                let crop = aspect == 0 ? image : Self.centreCrop(image, aspect: aspect)
+                let fresh = try FaceDetector(scaling: .cameraSize).detect(in: crop)
+                let found = try shared.detect(in: crop)
+                #expect(found == fresh, "\(photo.file) at \(crop.width)×\(crop.height)")
+                compared += fresh.count
+            }
+        }
+        #expect(compared >= 24, "the crops still hold faces to compare")
+    }
+
+    /// The middle of `image` at `aspect` (width / height), as wide or as tall as it is.
+    static func centreCrop(_ image: RGBImage, aspect: Double) -> RGBImage {
+        let w = min(image.width, Int((Double(image.height) * aspect).rounded()))
+        let h = min(image.height, Int((Double(w) / aspect).rounded()))
+        let x0 = (image.width - w) / 2, y0 = (image.height - h) / 2
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            let from = ((y0 + y) * image.width + x0) * 3
+            pixels[(y * w * 3)..<((y + 1) * w * 3)] = image.pixels[from..<(from + w * 3)]
+        }
+        return RGBImage(width: w, height: h, pixels: pixels)
+    }
+
     static func score(detector: FaceDetector, scalePercent: Double?, workingSide: Int? = nil) throws -> DetectionScore {
         let boxes = try JSONDecoder().decode(Boxes.self, from: Data(contentsOf: Self.folder.appendingPathComponent("boxes.json")))
         var score = DetectionScore()

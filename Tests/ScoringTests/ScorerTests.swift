@@ -125,4 +125,38 @@ import TestSupport
             #expect(s.utility == nil, "\(source): \(String(describing: s.utility))")
         }
     }
+
+    /// A grey sea under a lighter sky, its horizon at `degrees` (clockwise, as an image's rows
+    /// run) and anti-aliased as a lens draws it, with a little noise so that it is not a drawing.
+    static func horizon(degrees: Double) -> RGBImage {
+        let w = 1024, h = 768, slope = tan(degrees * .pi / 180), across = cos(atan(slope))
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        var seed: UInt32 = 7
+        for y in 0..<h {
+            for x in 0..<w {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let noise = Double(Int(seed >> 28) - 8)
+                // How much of the pixel lies below the horizon: 0 sky … 1 sea.
+                let below = (Double(y) + 0.5 - (Double(h) / 2 + slope * (Double(x) + 0.5 - Double(w) / 2))) * across
+                let sea = min(1, max(0, below + 0.5))
+                let grey = UInt8(max(0, min(255, (222 - 160 * sea + noise).rounded())))
+                for c in 0..<3 { pixels[(y * w + x) * 3 + c] = grey }
+            }
+        }
+        return RGBImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// The tilt is read from lines within 12° of level (the Hough transform votes for those
+    /// angles alone): a horizon at 3°, 5°, −5° and −8° is found at its angle, a slope of 40° is none.
+    @Test(arguments: [3.0, 5.0, -5.0, -8.0])
+    func aHorizonIsFoundAtItsAngle(_ degrees: Double) throws {
+        let m = try Self.measurer.measure(Self.horizon(degrees: degrees), faces: [], blockPeriod: 0)
+        #expect(m["has_horizon"] == 1, "\(degrees)°: \(m.values)")
+        #expect(abs(m["tilt"] - degrees) < 0.5, "\(degrees)°: tilt \(m["tilt"])")
+    }
+
+    @Test func aSteepSlopeIsNoHorizon() throws {
+        let m = try Self.measurer.measure(Self.horizon(degrees: 40), faces: [], blockPeriod: 0)
+        #expect(m["has_horizon"] == 0, "\(m.values)")
+    }
 }
