@@ -7,12 +7,28 @@ import hashlib, os, re, shutil, time, unittest
 from support import browser, libraries
 from support.browser import By, Keys
 from support.server import Server
-from support.tiles import scroll_until, tile, tiles, wait_tiles
+from support.tiles import scroll_to_top, scroll_until, tile, tiles, wait_tiles
 
 
 def sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def photo_count(driver):
+    """The number of photos and videos the Library's heading says ("12 photos and 1 video")."""
+    text = driver.execute_script("const e = document.querySelector('.library-summary'); return e && e.textContent") or ""
+    counts = [int(n.replace(",", "")) for n in re.findall(r"([\d,]+) (?:photo|video)", text)]
+    return sum(counts) if counts else None
+
+
+def wait_shown(driver, count, asset_id, what):
+    """Waits for the page to have refetched the grid (its count says COUNT), then sweeps the grid
+    from the top for ASSET_ID's tile: the tile goes in date order, perhaps above a place the
+    sweep had already passed had it started before the refetch."""
+    browser.wait(f"the page's count to include {what}", lambda: photo_count(driver) == count, 60, interval=0.5)
+    scroll_to_top(driver)
+    scroll_until(driver, lambda: tile(driver, asset_id), f"{what}'s tile ({asset_id})", timeout=60)
 
 
 def selected(driver):
@@ -89,6 +105,8 @@ class ChangesTests(unittest.TestCase):
         with Server(lib, watch=True) as s:
             browser.open_page(d, s.url)
             wait_tiles(d)
+            before = browser.wait("the page's photo count", lambda: photo_count(d), 15)
+            self.assertEqual(before, len(libraries.cli(lib, "list")), "the page's count is not the library's")
             d.execute_script("window.shoeboxTestMark = 'no reload'")
             src = os.path.join(libraries.PHOTOS, "rocket.jpg")
             staged = os.path.join(libraries.scratch(), f"rocket-{time.time_ns()}.jpg")
@@ -97,9 +115,10 @@ class ChangesTests(unittest.TestCase):
             os.rename(staged, os.path.join(lib, "Dropped", "rocket.jpg"))  # as a file manager moves it in
             asset = wait_for_asset(lib, sha256(src), "the watcher to index the dropped file", 60)
             # Indexed is not yet shown: the page learns of it by the server's poll and refetches
-            # the grid, which takes seconds on a loaded machine.
-            scroll_until(d, lambda: tile(d, asset["id"]), f"the dropped photo's tile ({asset['id']})", timeout=60,
-                         end_patience=20)
+            # the grid, which takes seconds on a loaded machine. The count it says grows by one
+            # when it has; only then is the grid swept from the top (the new tile goes in date
+            # order, perhaps above a place already scrolled past).
+            wait_shown(d, before + 1, asset["id"], "the dropped photo")
             self.assertEqual(d.execute_script("return window.shoeboxTestMark"), "no reload",
                              "the page was reloaded to show the new photo")
             browser.screenshot(d, "library-after-drop")
@@ -121,6 +140,8 @@ class ChangesTests(unittest.TestCase):
         lib = libraries.copy(libraries.small(), "upload")
         with Server(lib, watch=True) as s:
             browser.open_page(d, s.url)
+            wait_tiles(d)
+            before = browser.wait("the page's photo count", lambda: photo_count(d), 15)
             browser.one(d, "button", re.compile(r"^Upload photos"))
             inputs = d.find_elements(By.CSS_SELECTOR, "input[type=file]")
             self.assertTrue(inputs, "no file input behind Upload photos")
@@ -135,7 +156,7 @@ class ChangesTests(unittest.TestCase):
             self.assertEqual(sha256(os.path.join(lib, asset["path"])), sha256(src), "the upload changed the bytes")
             leftovers = [f for _, _, fs in os.walk(os.path.join(lib, "Imports")) for f in fs if f != "kite.jpg"]
             self.assertEqual(leftovers, [], "temporary files left in Imports/")
-            scroll_until(d, lambda: tile(d, asset["id"]), f"the uploaded photo's tile ({asset['id']})", timeout=60)
+            wait_shown(d, before + 1, asset["id"], "the uploaded photo")
             self.assertEqual(d.execute_script("return window.shoeboxTestMark"), "no reload")
 
 

@@ -137,10 +137,19 @@ import TestSupport
         let served = try ServedLibrary(cli)
         let events = EventStream(url: URL(string: "/api/events", relativeTo: served.base)!)
         events.start()
-        Thread.sleep(forTimeInterval: 1)
+        // A new stream starts with the library's stamp as it is: a change made between a page's
+        // fetch and its stream's opening is not lost.
+        #expect(events.waitForGenerations(1, seconds: 10), "got: \(events.text.debugDescription)")
+        let before = try #require(events.generations.first)
         let id = try #require(try served.libraryIDs().first)
         #expect(try cli.run(["trash", id]).status == 0)
-        #expect(events.wait(for: "event: library", seconds: 10), "got: \(events.text.debugDescription)")
+        #expect(events.waitForGenerations(2, seconds: 10), "got: \(events.text.debugDescription)")
+        #expect(events.generations.last != before, "the change was sent with the stamp it had before")
+        // A stream opened after the change starts with the new stamp.
+        let late = EventStream(url: URL(string: "/api/events", relativeTo: served.base)!)
+        late.start()
+        #expect(late.waitForGenerations(1, seconds: 10))
+        #expect(late.generations.first == events.generations.last)
         // A stop signal ends the server promptly though a stream is open.
         let started = Date()
         served.stop()
@@ -169,10 +178,19 @@ final class EventStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         lock.withLock { received += String(decoding: data, as: UTF8.self) }
     }
 
-    func wait(for needle: String, seconds: Double) -> Bool {
+    /// The stamps of the `event: library` events received, in order.
+    var generations: [String] {
+        text.components(separatedBy: "event: library\ndata: ").dropFirst().compactMap { event in
+            event.split(separator: "\n").first.flatMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }?["generation"] as? String
+        }
+    }
+
+    func waitForGenerations(_ count: Int, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if text.contains(needle) { return true }
+            if generations.count >= count { return true }
             Thread.sleep(forTimeInterval: 0.1)
         }
         return false

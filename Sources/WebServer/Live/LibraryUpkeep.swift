@@ -46,6 +46,7 @@ final class LibraryUpkeep: Service, @unchecked Sendable {
     /// Reads the stamp a few times a second: one row of `meta` and one `lstat`, no lock.
     private func poll() {
         var last = stamp() ?? ""
+        events.libraryIs(generation: last)
         changed()
         var sincePing: TimeInterval = 0
         while !stopping.withLockedValue({ $0 }) {

@@ -8,15 +8,23 @@ final class LiveEvents: Sendable {
     private struct State {
         var streams: [UUID: AsyncStream<String>.Continuation] = [:]
         var closed = false
+        /// The library's last stamp, told to each new stream first: a change made between a
+        /// page's fetch and its stream's opening (or during a reconnect) is not lost.
+        var latest: String?
     }
     private let state = NIOLockedValueBox(State())
 
-    /// A new stream of event texts (`event: …\ndata: …\n\n`), ended when the server stops.
+    /// A new stream of event texts (`event: …\ndata: …\n\n`), ended when the server stops; it
+    /// starts with the library's current stamp, which the page ignores when it is the one it has.
     func subscribe() -> AsyncStream<String> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(8))
         let closed = state.withLockedValue { s in
-            if !s.closed { s.streams[id] = continuation }
+            if !s.closed {
+                s.streams[id] = continuation
+                // Yielded under the lock, so no newer stamp can reach this stream before it.
+                if let latest = s.latest { continuation.yield(Self.libraryEvent(latest)) }
+            }
             return s.closed
         }
         if closed { continuation.finish() }
@@ -27,7 +35,20 @@ final class LiveEvents: Sendable {
     var subscribers: Int { state.withLockedValue { $0.streams.count } }
 
     func libraryChanged(generation: String) {
-        send("event: library\ndata: {\"generation\":\"\(generation)\"}\n\n")
+        let text = Self.libraryEvent(generation)
+        for c in state.withLockedValue({ s -> [AsyncStream<String>.Continuation] in
+            s.latest = generation
+            return Array(s.streams.values)
+        }) { c.yield(text) }
+    }
+
+    /// The stamp the library has now, remembered for new streams without telling open ones.
+    func libraryIs(generation: String) {
+        state.withLockedValue { $0.latest = generation }
+    }
+
+    private static func libraryEvent(_ generation: String) -> String {
+        "event: library\ndata: {\"generation\":\"\(generation)\"}\n\n"
     }
 
     /// A comment line: keeps proxies and the browser from timing the stream out.

@@ -5,6 +5,14 @@
 let source = null;
 const listeners = new Set();
 let lastGeneration = null;
+let connected = false;
+
+/** Whether STAMP is the state the page has: the same stamp, or the index generation it was told. */
+function sameAsKnown(stamp) {
+  if (lastGeneration === null) return false;
+  if (stamp === lastGeneration) return true;
+  return !lastGeneration.includes(".") && stamp.split(".")[0] === lastGeneration;
+}
 
 function connect() {
   if (source || typeof EventSource === "undefined") return;
@@ -14,8 +22,14 @@ function connect() {
     let generation = null;
     // A string or a number, depending on the server; compared as text.
     try { generation = String(JSON.parse(event.data).generation ?? "") || null; } catch { generation = null; }
-    // The same generation twice (a reconnect replays the state) is no change.
-    if (generation !== null && generation === lastGeneration) return;
+    // Each new stream starts with the server's current stamp ("GENERATION.ALBUMS"). A page that
+    // said which index generation its data is (setKnownGeneration) hears of a change made since
+    // its fetch — also one made before the stream opened; a page that did not takes the first
+    // stamp as its start. The same stamp twice (a reconnect replays it) is no change.
+    const first = !connected;
+    connected = true;
+    if (generation !== null && sameAsKnown(generation)) { lastGeneration = generation; return; }
+    if (first && lastGeneration === null) { lastGeneration = generation; return; }
     lastGeneration = generation;
     for (const listener of [...listeners]) {
       try { listener(generation); } catch (error) { console.error(error); }
