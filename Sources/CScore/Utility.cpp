@@ -104,7 +104,13 @@ double text_line_share(const Frame &f) {
 double qr_share(const Frame &f) {
     cv::QRCodeDetector detector;
     std::vector<cv::Point2f> corners;
-    if (!detector.detect(f.gray8, corners) || corners.size() != 4) return 0;
+    // OpenCV's detector can throw on small odd images (a flood fill seeded outside the image was
+    // seen on a 75-px reduction): no code found, rather than the whole photo's score failing.
+    try {
+        if (!detector.detect(f.gray8, corners) || corners.size() != 4) return 0;
+    } catch (const cv::Exception &) {
+        return 0;
+    }
     // The finder-pattern detector also fires on window grids and tiles, and Debian's OpenCV
     // cannot decode (no quirc): a code counts when its quadrilateral is nearly square and,
     // straightened, is black and white (Otsu's two classes explain most of its variance).
