@@ -20,8 +20,9 @@ public protocol MetadataReading: Sendable {
 /// linked into the process (found by name, so tests and benchmarks need no set-up), else none —
 /// the light `shoebox`, whose commands that need one run in `shoebox-pixels`.
 public enum MetadataReaders {
-    /// Metadata's reader, looked up in the running program's type metadata.
-    static let linkedTypeName = "Metadata.CodecMetadataReader"
+    /// Metadata's reader (`Metadata.CodecMetadataReader`, mangled: the runtime looks types up by
+    /// their mangled names only), found in the running program's type metadata when linked.
+    static let linkedTypeName = "8Metadata19CodecMetadataReaderV"
 
     // Written once, by `main`, before any other thread exists; read-only afterwards.
     nonisolated(unsafe) private static var installed: (any MetadataReading)?
