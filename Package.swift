@@ -203,7 +203,7 @@ let package = Package(
         .executableTarget(name: "shoebox", dependencies: [
             "ShoeboxCommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-Xlinker", "-lFoundation", "-Xlinker", "-lFoundationInternationalization", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-ldispatch", "-Xlinker", "-lBlocksRuntime", "-Xlinker", "-lstdc++", "-Xlinker", "-lm", "-Xlinker", "--end-group"], .when(configuration: .release))]),
 
         // Every command, with the pixel stack.
         .executableTarget(name: "shoebox-pixels", dependencies: [
