@@ -200,6 +200,9 @@ let package = Package(
 
         // `shoebox`: no pixel library linked, so it starts in a few milliseconds; it hands the
         // other commands to `shoebox-pixels` beside it.
+        // Release only: Swift's runtime and Foundation linked in (their archives named, in a group:
+        // -static-stdlib alone leaves Foundation's C parts and ICU unresolved), so the loader maps
+        // 8 libraries instead of 22 — half of an everyday command's CPU (docs/BENCHMARKS.md).
         .executableTarget(name: "shoebox", dependencies: [
             "ShoeboxCommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
