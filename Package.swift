@@ -78,8 +78,11 @@ let package = Package(
         // SQLite's file calls below a library resolved without following links (the index).
         .target(name: "CConfinedSQLite", dependencies: ["CShoeboxSystem"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
-        // Reads what a file says about itself: format, dimensions, dates, GPS, people.
-        .target(name: "Metadata", dependencies: ["CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData", "CTIFF"]),
+        // What a file says about itself, as types, and what it is by its first bytes: no image
+        // library, so the light `shoebox` links none (docs/ARCHITECTURE.md, "Two executables").
+        .target(name: "MetadataCore"),
+        // Reads what a file says about itself: format, dimensions, dates, GPS, people (re-exports MetadataCore).
+        .target(name: "Metadata", dependencies: ["MetadataCore", "CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData", "CTIFF"]),
 
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.
@@ -136,7 +139,7 @@ let package = Package(
 
         // The library folder: ids, index, sidecars, scanner.
         .target(name: "PhotoLibrary", dependencies: [
-            "Metadata", "CShoeboxSystem", "CConfinedSQLite", "Places", "CLibCrypto",
+            "MetadataCore", "CShoeboxSystem", "CConfinedSQLite", "Places", "CLibCrypto",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -157,7 +160,7 @@ let package = Package(
 
         // Painting tracker (brief 002): projects, miniatures, recipes and photos as JSON in
         // Tracker/, photo copies in Tracker/photos/ (Metadata sniffs formats and capture times).
-        .target(name: "Tracker", dependencies: ["PhotoLibrary", "Metadata", "CShoeboxSystem"]),
+        .target(name: "Tracker", dependencies: ["PhotoLibrary", "MetadataCore", "CShoeboxSystem"]),
 
         // Memories (brief 003): sources (years, places, people), seeded selection, face-aware
         // 2×3 collages from previews or originals, saved into Collages/ or written outside.
@@ -191,16 +194,19 @@ let package = Package(
         // The commands that touch no pixels, shared by both executables (docs/ARCHITECTURE.md,
         // "Two executables").
         .target(name: "ShoeboxCommands", dependencies: [
-            "PhotoLibrary", "Metadata", "Curation", "Tidy", "Tracker",
+            "PhotoLibrary", "MetadataCore", "Curation", "Tidy", "Tracker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // `shoebox`: no pixel library linked, so it starts in a few milliseconds; it hands the
         // other commands to `shoebox-pixels` beside it.
+        // Release only: Swift's runtime and Foundation linked in (their archives named, in a group:
+        // -static-stdlib alone leaves Foundation's C parts and ICU unresolved), so the loader maps
+        // 8 libraries instead of 22 — half of an everyday command's CPU (docs/BENCHMARKS.md).
         .executableTarget(name: "shoebox", dependencies: [
             "ShoeboxCommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-Xlinker", "-lFoundation", "-Xlinker", "-lFoundationInternationalization", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-ldispatch", "-Xlinker", "-lBlocksRuntime", "-Xlinker", "-lstdc++", "-Xlinker", "-lm", "-Xlinker", "--end-group"], .when(configuration: .release))]),
 
         // Every command, with the pixel stack.
         .executableTarget(name: "shoebox-pixels", dependencies: [

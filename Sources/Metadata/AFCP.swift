@@ -1,3 +1,4 @@
+import MetadataCore
 import Foundation
 
 /// AXS File Concatenation Protocol: a trailer some older tools (AXS, FotoStation's forerunners,

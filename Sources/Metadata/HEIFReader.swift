@@ -1,3 +1,4 @@
+import MetadataCore
 import CHeif
 
 /// HEIC/HEIF through libheif, reading through a `heif_reader` whose callbacks pread from the

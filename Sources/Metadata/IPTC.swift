@@ -1,3 +1,4 @@
+import MetadataCore
 import Foundation
 import CIptcData
 

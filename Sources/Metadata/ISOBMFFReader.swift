@@ -1,3 +1,4 @@
+import MetadataCore
 import Foundation
 
 /// ISO base media file format boxes (MP4, MOV, and HEIF's top level), walked with pread.

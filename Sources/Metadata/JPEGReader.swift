@@ -1,3 +1,4 @@
+import MetadataCore
 import CTurboJPEG
 
 /// JPEG: walks the marker segments with pread up to the first scan, never reading the image data.

@@ -1,78 +1,7 @@
 import Foundation
+@_exported import MetadataCore
 
-public enum MetadataReader {
-    /// Bytes `read` fetches to decide the format (enough for an ftyp box's list of brands).
-    static let sniffLength = 4096
-
-    static let heifBrands: Set<String> = ["heic", "heix", "mif1", "msf1", "heim", "heis", "hevc", "hevx"]
-    static let avifBrands: Set<String> = ["avif", "avis"]
-    static let mp4Brands: Set<String> = [
-        "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "avc1",
-        "M4V ", "M4VH", "M4VP", "mmp4", "3gp4", "3gp5", "3gp6", "3gp7", "3g2a", "3g2b", "3g2c",
-        "dash", "MSNV", "XAVC", "f4v ", "NDAS", "NDSC", "NDSH", "NDSM", "NDSP", "NDSS", "NDXC", "NDXH",
-        "NDXM", "NDXP", "NDXS", "CAEP", "hvc1",
-    ]
-    /// Boxes a QuickTime movie written without ftyp (older cameras) starts with.
-    static let bareQuickTimeBoxes: Set<String> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
-
-    /// Format from the first bytes (at least 64 bytes when available); nil when not a
-    /// JPEG/PNG/HEIC(HEIF)/MP4/MOV file. AVIF, though HEIF-based, is not HEIC and gives nil.
-    public static func sniff(_ head: [UInt8]) -> MediaFormat? {
-        if RAWReader.sniff(head) { return .raw }
-        if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF { return .jpeg }
-        if head.hasPrefix(PNGReader.signature) { return .png }
-        guard head.count >= 12, let size = head.be32(0) else { return nil }
-        let type = String(decoding: head[4..<8], as: UTF8.self)
-        if type == "ftyp" {
-            let major = String(decoding: head[8..<12], as: UTF8.self)
-            var brands = [major]
-            // Compatible brands follow the minor version; only those within the box and the head.
-            var i = 16
-            while i + 4 <= min(head.count, Int(min(size, 4096))) {
-                brands.append(String(decoding: head[i..<i + 4], as: UTF8.self))
-                i += 4
-            }
-            // An AVIF may carry only the generic HEIF brands (mif1/msf1) besides avif/avis.
-            let hevcBrands = heifBrands.subtracting(["mif1", "msf1"])
-            let isAVIF = brands.contains(where: avifBrands.contains) && !brands.contains(where: hevcBrands.contains)
-            if major == "qt  " { return .mov }
-            if heifBrands.contains(major) { return isAVIF ? nil : .heic }
-            if avifBrands.contains(major) { return nil }
-            if mp4Brands.contains(major) { return .mp4 }
-            if brands.contains(where: { $0 == "heic" || $0 == "heix" }) { return .heic }
-            if brands.contains("qt  ") { return .mov }
-            if brands.contains(where: mp4Brands.contains) && !brands.contains(where: avifBrands.contains) { return .mp4 }
-            return nil
-        }
-        if bareQuickTimeBoxes.contains(type), size == 0 || size == 1 || size >= 8 { return .mov }
-        return nil
-    }
-
-    /// Extensions of plain TIFF images; a TIFF header under another extension (a raw format
-    /// Shoebox does not read: PEF, NRW, ERF …) is not taken for one.
-    static let tiffExtensions: Set<String> = ["tif", "tiff"]
-
-    /// `sniff`, and the TIFF family by its header and the name's extension: a TIFF-based camera
-    /// raw file (DNG, CR2, NEF, ARW) by a raw extension, a plain TIFF (or BigTIFF) by `.tif`,
-    /// `.tiff` or none.
-    public static func sniff(_ head: [UInt8], fileName: String) -> MediaFormat? {
-        if let format = sniff(head) { return format }
-        if RAWReader.isTIFF(head) && RAWReader.extensions.contains(rawType(fileName) ?? "") { return .raw }
-        guard RAWReader.isTIFF(head) || isBigTIFF(head) else { return nil }
-        let ext = (fileName as NSString).pathExtension.lowercased()
-        return ext.isEmpty || tiffExtensions.contains(ext) ? .tiff : nil
-    }
-
-    static func isBigTIFF(_ head: [UInt8]) -> Bool {
-        head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
-    }
-
-    /// The lower-case extension of `fileName` when it is a raw format's.
-    static func rawType(_ fileName: String) -> String? {
-        let ext = (fileName as NSString).pathExtension.lowercased()
-        return RAWReader.extensions.contains(ext) ? ext : nil
-    }
-
+extension MetadataReader {
     /// Reads everything Shoebox needs without decoding pixels, fetching only the bytes it needs.
     /// `fileName` (last path component) is used for the file-name date fallback; dates after
     /// `now` + 1 day are implausible (`CaptureDate.isPlausible`).
@@ -94,7 +23,7 @@ public enum MetadataReader {
             m.rawType = rawType(fileName) ?? (head.count >= 12 && head[8..<12].elementsEqual("crx ".utf8) ? "cr3" : nil)
             // LibRaw gives no IPTC or XMP: a TIFF-based raw (NEF, CR2, ARW, DNG) carries them in
             // its first directory, as a TIFF does (Nikon's IPTC presets, a tool's keywords).
-            if RAWReader.isTIFF(head), let tags = TIFFReader.annotations(source) {
+            if RawSignature.isTIFF(head), let tags = TIFFReader.annotations(source) {
                 xmp = tags.xmp
                 tags.iptc?.apply(to: &m)
             }
@@ -171,5 +100,25 @@ public enum MetadataReader {
         guard controls == 0 else { return false }
         // The sample may end inside a multi-byte character.
         return (0...3).contains { String(validating: Array(sample.dropLast($0)), as: UTF8.self) != nil }
+    }
+}
+
+/// `MetadataReader` and `XMPSidecar.merge` behind the core's `MetadataReading`, which PhotoLibrary
+/// and Tracker read files through (found by `MetadataReaders` wherever this module is linked).
+public struct CodecMetadataReader: MetadataReading {
+    public init() {}
+
+    public func read(_ source: ByteSource, fileName: String, now: Date) throws -> MediaMetadata {
+        try MetadataReader.read(source, fileName: fileName, now: now)
+    }
+
+    public func incompleteness(_ source: ByteSource, format: MediaFormat) -> String? {
+        MetadataReader.incompleteness(source, format: format)
+    }
+
+    public var sidecarMaximumSize: Int { XMPSidecar.maximumSize }
+
+    public func mergeSidecar(_ packet: [UInt8], into m: inout MediaMetadata, stamp: XMPSidecar) -> Bool {
+        XMPSidecar.merge(packet, into: &m, stamp: stamp)
     }
 }

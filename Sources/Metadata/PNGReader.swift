@@ -1,3 +1,4 @@
+import MetadataCore
 import CPNG
 
 /// PNG: chunk headers walked with pread (IDAT contents skipped), metadata chunks read whole.

@@ -1,3 +1,4 @@
+import MetadataCore
 import CLibRaw
 
 /// The JPEG a camera embeds in its raw file beside the sensor data — the picture the analysis

@@ -1,3 +1,4 @@
+import MetadataCore
 import CLibRaw
 import Foundation
 #if canImport(Glibc)
@@ -8,24 +9,14 @@ import Glibc
 /// maker's container; only the header is parsed (`libraw_open_*`), no pixel is unpacked.
 /// The embedded preview (for thumbnails and analysis) is `RAWPreview`.
 enum RAWReader {
-    /// Extensions of the raw formats Shoebox indexes. TIFF-based ones (DNG, CR2, NEF, ARW) share
-    /// their first bytes with any TIFF: the extension decides those; the rest have their own marks.
-    static let extensions: Set<String> = ["dng", "cr2", "cr3", "nef", "arw", "raf", "rw2", "orf"]
+    /// The raw formats Shoebox indexes (`RawSignature`, which the codec-free sniff shares).
+    static var extensions: Set<String> { RawSignature.extensions }
     /// A raw file read from memory (tests, fuzzing) larger than this is refused.
     static let maximumBufferSize = 512 << 20
 
-    /// Raw formats recognisable from their first bytes alone.
-    static func sniff(_ head: [UInt8]) -> Bool {
-        func starts(_ s: String) -> Bool { head.starts(with: Array(s.utf8)) }
-        if starts("FUJIFILMCCD-RAW") || starts("IIRO") || starts("IIRS") || starts("MMOR") { return true }
-        if starts("IIU\0") { return true }  // Panasonic RW2
-        // Canon CR3: an ISO-BMFF file of major brand 'crx ' — not a video.
-        return head.count >= 12 && head[4..<8].elementsEqual("ftyp".utf8) && head[8..<12].elementsEqual("crx ".utf8)
-    }
+    static func sniff(_ head: [UInt8]) -> Bool { RawSignature.sniff(head) }
 
-    static func isTIFF(_ head: [UInt8]) -> Bool {
-        head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
-    }
+    static func isTIFF(_ head: [UInt8]) -> Bool { RawSignature.isTIFF(head) }
 
     static func read(_ source: ByteSource) throws -> MediaMetadata {
         try withOpened(source) { raw in

@@ -1,3 +1,4 @@
+import MetadataCore
 import CTIFF
 import Foundation
 #if canImport(Glibc)

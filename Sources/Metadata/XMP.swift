@@ -1,3 +1,4 @@
+import MetadataCore
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MetadataCore
 import PhotoLibrary
 #if canImport(Glibc)
 import Glibc
@@ -17,10 +18,12 @@ package enum CommandLineMain {
         """
     package static let version = "0.1.0"
 
-    /// Parses `arguments` (the process's, less the program name) with `Root` and runs the command.
-    /// Never returns.
-    package static func run<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) -> Never {
-        let arguments = movingGlobalOptions(arguments)
+    /// Parses `arguments` (the process's, less the program name) with `Root` and runs the command;
+    /// a command that needs a file's headers read in a program without the readers (`RunsInPixels`)
+    /// is given, before it changed anything, to `handOff` with the same arguments. Never returns.
+    package static func run<Root: ParsableCommand>(_ root: Root.Type, _ original: [String],
+                                                   handOff: (([String]) -> Never)? = nil) -> Never {
+        let arguments = movingGlobalOptions(original)
         // A clock override that does not parse was silently ignored (the real clock ran): a
         // test or script believing it is 2099 would then purge by today's date.
         if let now = ProcessInfo.processInfo.environment["SHOEBOX_NOW"], ShoeboxClock.parseISO8601(now) == nil {
@@ -31,6 +34,9 @@ package enum CommandLineMain {
             var command = try Root.parseAsRoot(arguments)
             try command.run()
             Foundation.exit(0)
+        } catch is RunsInPixels {
+            guard let handOff else { preconditionFailure("RunsInPixels in a program with the metadata readers") }
+            handOff(original)
         } catch {
             // SPEC: bad usage exits 2 (ArgumentParser's own convention is EX_USAGE, 64).
             if Root.exitCode(for: error) == .validationFailure {
@@ -107,10 +113,22 @@ package struct LibraryOptions: ParsableArguments {
     }
 }
 
+/// Thrown, before anything is changed, by a command that must read a file's headers (scan, rebuild,
+/// doctor, a tracker photo, restoring a file put in Recently Deleted by hand) where this program
+/// has no metadata reader: `CommandLineMain.run` then runs the command line in `shoebox-pixels`.
+package struct RunsInPixels: Error {
+    /// Throws unless this program can read files' headers (`MetadataReaders`).
+    package static func unlessReaderAvailable() throws {
+        if !MetadataReaders.isAvailable { throw RunsInPixels() }
+    }
+}
+
 /// Runs a command body, turning errors into one line on stderr and exit 1.
 package func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
+    } catch let e as RunsInPixels {
+        throw e
     } catch let e as ShoeboxError {
         Terminal.error(CommandHint.line(e))
         throw ExitCode(1)

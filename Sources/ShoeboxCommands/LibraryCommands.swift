@@ -52,6 +52,7 @@ package struct Scan: ParsableCommand {
     var allowMassRemoval = false
 
     package func run() throws {
+        try RunsInPixels.unlessReaderAvailable()
         try reportingErrors {
             let session = try options.session()
             var scanOptions = Scanner.Options(settings: try session.settings)
@@ -108,6 +109,7 @@ package struct Rebuild: ParsableCommand {
     @OptionGroup var output: JSONOutput
 
     package func run() throws {
+        try RunsInPixels.unlessReaderAvailable()
         try reportingErrors {
             let bar = Terminal.ProgressBar(label: "Rebuilding")
             let report = try LibrarySession.rebuild(try options.open()) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
@@ -137,6 +139,8 @@ package struct Doctor: ParsableCommand {
     @OptionGroup var output: JSONOutput
 
     package func run() throws {
+        // It reads the headers of files the index lacks (to tell unreadable ones from unscanned).
+        try RunsInPixels.unlessReaderAvailable()
         try reportingErrors {
             let report = try LibrarySession.doctor(try options.open(), features: Features.all).wordedForCommandLine()
             if output.json {

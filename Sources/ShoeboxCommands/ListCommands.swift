@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Metadata
+import MetadataCore
 import PhotoLibrary
 
 extension AssetQuery.Sort: ExpressibleByArgument {}

@@ -157,6 +157,8 @@ struct TrackerPhotoCommand: ParsableCommand {
         @OptionGroup var output: JSONOutput
 
         func run() throws {
+            // The photo's headers give its size and capture date.
+            try RunsInPixels.unlessReaderAvailable()
             try changeTracker(options, output, line: { p in "Added the photo \(TrackerPhotoCommand.describe(p))" }) {
                 try $0.addPhoto(mini: mini, from: .reference(source))
             }

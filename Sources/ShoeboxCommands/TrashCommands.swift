@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MetadataCore
 import PhotoLibrary
 
 package struct Trash: ParsableCommand {
@@ -140,6 +141,8 @@ package struct Restore: ParsableCommand {
             var failures = 0
             let done = try options.session().write { w in
                 let (targets, foreign) = try w.trash.restoreTargets(items)
+                // A file put in Recently Deleted by hand is indexed again from its headers.
+                if !foreign.isEmpty { try RunsInPixels.unlessReaderAvailable() }
                 return try w.trash.restore(targets) { Terminal.error(CommandHint.line($0)); failures += 1 }
                     + w.trash.restoreForeign(foreign) { Terminal.error(CommandHint.line($0)); failures += 1 }
             }

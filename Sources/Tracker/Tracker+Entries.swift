@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 import PhotoLibrary
 #if canImport(Glibc)
 import Glibc

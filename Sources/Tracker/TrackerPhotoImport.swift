@@ -1,6 +1,6 @@
 import CShoeboxSystem
 import Foundation
-import Metadata
+import MetadataCore
 import PhotoLibrary
 #if canImport(Glibc)
 import Glibc
@@ -113,7 +113,7 @@ struct TrackerPhotoImport {
         let name = (source.shown as NSString).lastPathComponent
         let metadata: MediaMetadata
         do {
-            metadata = try MetadataReader.read(FileByteSource(fd: source.fd, size: source.size), fileName: name, now: ShoeboxClock.now())
+            metadata = try MetadataReaders.current.read(FileByteSource(fd: source.fd, size: source.size), fileName: name, now: ShoeboxClock.now())
         } catch {
             throw notAnImage(source, format, "\(error)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Metadata
 import ShoeboxCommands
 
 /// Every command of the command line, with the pixel stack (OpenCV, dlib, Tesseract, FFmpeg, the
@@ -18,6 +19,7 @@ struct ShoeboxPixels: ParsableCommand {
     )
 
     static func main() {
+        MetadataReaders.install(CodecMetadataReader())
         CommandLineMain.run(Self.self, Array(CommandLine.arguments.dropFirst()))
     }
 }

@@ -20,7 +20,9 @@ struct Shoebox: ParsableCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if PixelsHandOff.runsHere(arguments, root: Self.self, partialGroups: [Curate.self]) {
-            CommandLineMain.run(Self.self, arguments)
+            // Scan, rebuild, doctor, a tracker photo and a hand-made restore read files' headers:
+            // they throw `RunsInPixels` before changing anything, and go over then.
+            CommandLineMain.run(Self.self, arguments, handOff: PixelsHandOff.execPixels)
         }
         PixelsHandOff.execPixels(arguments)
     }

@@ -141,10 +141,7 @@ struct BadInputEndToEndTests {
         guard asNobody else { return try cli.run(["scan", "--json"] + extra) }
         // The build folder may sit under a folder nobody cannot enter (/root): run a copy.
         let binary = cli.library.deletingLastPathComponent().appendingPathComponent("shoebox-bin")
-        if !FileManager.default.fileExists(atPath: binary.path) {
-            try FileManager.default.copyItem(atPath: ShoeboxCLI.binary, toPath: binary.path)
-            chmod(binary.path, 0o755)
-        }
+        try ShoeboxCLI.placeBinaries(in: binary.deletingLastPathComponent(), name: binary.lastPathComponent)
         let r = try TestRoll.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
                                                       binary.path, "scan", "--library", cli.library.path, "--json"] + extra,
                                  allowFailure: true)

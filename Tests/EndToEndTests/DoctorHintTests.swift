@@ -151,8 +151,7 @@ struct DoctorHintTests {
         let asRoot = geteuid() == 0
         // The build folder may sit under a folder nobody cannot enter (/root): run a copy.
         let bin = base.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: ShoeboxCLI.binary, toPath: bin.appendingPathComponent("shoebox").path)
+        try ShoeboxCLI.placeBinaries(in: bin)
         if asRoot { try TestRoll.run("/bin/chown", ["-R", "65534:65534", base.path]) }
         func asOwner(_ command: String) throws -> (status: Int32, stdout: String, stderr: String) {
             var env = ProcessInfo.processInfo.environment

@@ -10,6 +10,20 @@ struct FormatTests {
         return Craft.be32(body.count + 8) + Array("ftyp".utf8) + body + [UInt8](repeating: 0, count: 64)
     }
 
+    /// The library core reads headers through `MetadataReaders`; a program that links Metadata
+    /// (these tests, the benchmarks, the fuzzers) gets its reader without installing it, and it
+    /// reads what `MetadataReader` reads.
+    @Test("a program that links Metadata reads headers through the core without setting anything up")
+    func theLinkedReaderIsFound() throws {
+        #expect(MetadataReaders.isAvailable)
+        #expect(MetadataReaders.current is CodecMetadataReader)
+        let sample = try TestRoll.sampleLibrary()
+        let entry = try #require(sample.entries.first { $0.format == "jpeg" })
+        let bytes = [UInt8](try Data(contentsOf: sample.root.appendingPathComponent(entry.path)))
+        let viaCore = try MetadataReaders.current.read(MemoryByteSource(bytes), fileName: "a.jpg", now: Date())
+        #expect(viaCore == (try MetadataReader.read(MemoryByteSource(bytes), fileName: "a.jpg", now: Date())))
+    }
+
     @Test("sniffing by content")
     func sniffing() {
         #expect(MetadataReader.sniff([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 60)) == .jpeg)

@@ -20,6 +20,20 @@ public struct ShoeboxCLI: Sendable {
     }
 
     /// `$SHOEBOX_BIN`, else the `shoebox` built beside the running test bundle.
+    /// Both executables copied into `folder`, `shoebox` as `name`: for a
+    /// test that runs them as another user, who may not enter the build folder. `shoebox` hands the
+    /// commands that read files to `shoebox-pixels` beside it.
+    public static func placeBinaries(in folder: URL, name: String = "shoebox") throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pixels = (binary as NSString).deletingLastPathComponent + "/shoebox-pixels"
+        for (from, to) in [(binary, name), (pixels, "shoebox-pixels")] {
+            let target = folder.appendingPathComponent(to).path
+            guard !fm.fileExists(atPath: target) else { continue }
+            try fm.copyItem(atPath: from, toPath: target)  // not a link: the test may chown the folder
+        }
+    }
+
     public static var binary: String {
         if let p = ProcessInfo.processInfo.environment["SHOEBOX_BIN"] { return p }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Metadata
+import MetadataCore
 
 /// The filters and orders of `shoebox list`, run as one SQL query.
 public struct AssetQuery: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// A photo's companion file as listings show it: a Live Photo's movie, or a RAW+JPEG shot's raw
 /// file (`Grouping` pairs them through `live_photo_of`). The one rule every front end lists them by.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Metadata
+import MetadataCore
 
 /// What deciding whether two assets are the same shot needs, and nothing else: read for a whole
 /// library at once (Tidy's similar shots over 100,000 assets), so it skips the metadata and

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Metadata
+import MetadataCore
 
 /// The SQLite index (`.shoebox/index.sqlite`, WAL): a cache of the sidecars and the files,
 /// shaped for queries. `shoebox rebuild` can always recreate it.

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// The index against the disk, by size, mtime and inode only: shared by the `index` check and
 /// the `unindexable` one (`IngestChecks`), which must agree on which files are which.

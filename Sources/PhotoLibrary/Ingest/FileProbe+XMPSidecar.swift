@@ -1,6 +1,6 @@
 import CShoeboxSystem
 import Foundation
-import Metadata
+import MetadataCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +11,7 @@ extension FileProbe {
     /// read or is not XMP changes nothing (the photo is indexed from its own metadata).
     func mergeXMPSidecar(of path: String, into metadata: inout MediaMetadata) {
         let candidates = XMPSidecar.candidates(for: path)
+        let reader = MetadataReaders.current
         try? library.files.withFolder(LibraryPath.parent(path)) { dir in
             for candidate in candidates {
                 let fd = shoebox_open_beneath(dir, LibraryPath.leaf(candidate), O_RDONLY | O_NONBLOCK, 0)
@@ -19,10 +20,10 @@ extension FileProbe {
                 var st = stat()
                 guard fstat(fd, &st) == 0 else { continue }
                 let s = FileStat(st)
-                guard s.isRegular, s.size > 0, s.size <= Int64(XMPSidecar.maximumSize) else { continue }
-                guard let data = try? LibraryFiles.readAll(fd, shownAs: candidate, limit: XMPSidecar.maximumSize) else { continue }
+                guard s.isRegular, s.size > 0, s.size <= Int64(reader.sidecarMaximumSize) else { continue }
+                guard let data = try? LibraryFiles.readAll(fd, shownAs: candidate, limit: reader.sidecarMaximumSize) else { continue }
                 let stamp = XMPSidecar(path: candidate, size: s.size, mtimeNS: s.mtimeNS)
-                if XMPSidecar.merge([UInt8](data), into: &metadata, stamp: stamp) { return }
+                if reader.mergeSidecar([UInt8](data), into: &metadata, stamp: stamp) { return }
             }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -112,13 +112,13 @@ struct FileProbe {
         }
         var metadata: MediaMetadata
         do {
-            metadata = try MetadataReader.read(source, fileName: (path as NSString).lastPathComponent, now: now)
+            metadata = try MetadataReaders.current.read(source, fileName: (path as NSString).lastPathComponent, now: now)
         } catch {
             return .failed(FileProblem(path: path, reason: String(describing: error)))
         }
         mergeXMPSidecar(of: path, into: &metadata)
         var warning: String? = nil
-        if let incomplete = MetadataReader.incompleteness(source, format: metadata.format) {
+        if let incomplete = MetadataReaders.current.incompleteness(source, format: metadata.format) {
             let age = Int64(now.timeIntervalSince1970 * 1e9) - before.mtimeNS
             if age < FileProbe.settleSeconds * 1_000_000_000 {
                 return .failed(FileProblem(path: path, reason: "\(incomplete); not indexed until it is complete",

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 extension LiveUpdater.Change {
     /// The XMP sidecar this change wrote, renamed into place or removed, if it is about one:

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Metadata
+import MetadataCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// Reconciles the index with the disk. Unchanged files (same size, mtime and inode) are not
 /// opened; changed and new files are hashed and read; a new path whose content (or inode)

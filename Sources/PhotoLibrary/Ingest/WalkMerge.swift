@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 extension FileProblem {
     static let xmpSidecar = "XMP sidecar: its people, place, rating and keywords are read with the photo of the same name; never indexed itself"

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Metadata
+import MetadataCore
 
 /// Which photos a scan must read again because their XMP sidecar changed, appeared or went,
 /// though the photo itself did not: the sidecar is part of what the asset says (its people,

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// The public JSON shape of an asset (`list --json`, `show --json`): public contract (SPEC.md).
 /// Field names are snake_case and never renamed; new fields may be added.

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// The objects of a `MediaMetadata` as `ShoeboxJSON` writes them, on `MetadataJSON.Parser`'s
 /// tokens. Each key at most once (`once(bit)`): a document with a duplicate goes to JSONDecoder,

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 #if canImport(Glibc)
 import Glibc
 #endif

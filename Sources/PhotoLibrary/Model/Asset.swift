@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Metadata
+import MetadataCore
 
 public enum AssetKind: String, Codable, Sendable, CaseIterable {
     case photo, screenshot, video

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// What the analysis pipeline learnt from an asset's pixels: kept in the sidecar (so `rebuild`
 /// restores people and their names without decoding anything again) and in the index.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Metadata
+import MetadataCore
 
 /// The one clock of Shoebox. `$SHOEBOX_NOW` (ISO 8601) replaces it everywhere time matters,
 /// so tests can say "today is 2026-11-22" and get the same 30-day windows, purges and names.

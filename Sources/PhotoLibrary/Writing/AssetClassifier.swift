@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// Decides an asset's kind from its metadata and name. Screenshots are told apart by the way
 /// phones and desktops name them, or by a screen-sized image that carries no camera metadata.

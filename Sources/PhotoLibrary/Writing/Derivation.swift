@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 import Places
 
 /// What Shoebox computes from a file's metadata and name rather than reads: its kind, its place

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Metadata
+import MetadataCore
 
 /// Relations between assets that follow from the whole library, not from one file: byte-identical
 /// duplicates and Live Photo pairs. Recomputed after changes, through the writer.

@@ -1,5 +1,5 @@
 import Foundation
-import Metadata
+import MetadataCore
 
 /// Whether a photo and a movie of the same name are the two halves of one Live Photo. A camera
 /// leaves one of two marks: Apple's content identifier, equal in both files, or — for files

@@ -14,7 +14,7 @@ public enum MediaFormat: String, Codable, Sendable, CaseIterable {
     public var isVideo: Bool { self == .mp4 || self == .mov }
 
     /// Lower-case extensions of the camera raw formats Shoebox indexes.
-    public static var rawExtensions: Set<String> { RAWReader.extensions }
+    public static var rawExtensions: Set<String> { RawSignature.extensions }
 
     /// Lower-case extensions a plain TIFF is indexed under.
     public static var tiffExtensions: Set<String> { MetadataReader.tiffExtensions }

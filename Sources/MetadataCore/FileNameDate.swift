@@ -1,3 +1,5 @@
+import Foundation
+
 /// Capture dates that phones, messengers and screenshot tools put in file names.
 public enum FileNameDate {
     static let years = 1990...2100

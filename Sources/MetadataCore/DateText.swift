@@ -3,21 +3,26 @@ import Foundation
 /// Wall-clock readings as files write them (EXIF "2023:05:14 12:34:56", ISO 8601, file names),
 /// turned into instants without Calendar or DateFormatter: those depend on the process's locale
 /// and time zone, and a capture time must not.
-struct WallClock: Equatable {
-    var year: Int, month: Int, day: Int
-    var hour = 0, minute = 0, second = 0
-    var millisecond = 0
+package struct WallClock: Equatable {
+    package var year: Int, month: Int, day: Int
+    package var hour = 0, minute = 0, second = 0
+    package var millisecond = 0
 
-    static let years = 1825...2200
+    package init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0) {
+        self.year = year; self.month = month; self.day = day
+        self.hour = hour; self.minute = minute; self.second = second; self.millisecond = millisecond
+    }
 
-    var isValid: Bool {
+    package static let years = 1825...2200
+
+    package var isValid: Bool {
         guard Self.years.contains(year), (1...12).contains(month), (0...23).contains(hour),
               (0...59).contains(minute), (0...60).contains(second), (0...999).contains(millisecond)
         else { return false }
         return (1...WallClock.daysIn(month: month, year: year)).contains(day)
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -26,7 +31,7 @@ struct WallClock: Equatable {
     }
 
     /// Seconds since 1970 of this reading taken as UTC (Howard Hinnant's days-from-civil).
-    var secondsAsUTC: Int {
+    package var secondsAsUTC: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -38,7 +43,7 @@ struct WallClock: Equatable {
     }
 
     /// The instant, reading the wall clock at `offset` seconds east of UTC (UTC when nil).
-    func captureDate(offset: Int?, source: DateSource) -> CaptureDate? {
+    package func captureDate(offset: Int?, source: DateSource) -> CaptureDate? {
         guard isValid else { return nil }
         let seconds = Double(secondsAsUTC - (offset ?? 0)) + Double(millisecond) / 1000
         return CaptureDate(date: Date(timeIntervalSince1970: seconds), utcOffsetSeconds: offset, source: source)
@@ -46,17 +51,17 @@ struct WallClock: Equatable {
 }
 
 /// Small scanner over ASCII text used by the date parsers.
-struct TextScanner {
-    let b: [UInt8]
-    var i = 0
-    init(_ s: String) { b = Array(s.utf8) }
-    init(_ bytes: [UInt8]) { b = bytes }
+package struct TextScanner {
+    package let b: [UInt8]
+    package var i = 0
+    package init(_ s: String) { b = Array(s.utf8) }
+    package init(_ bytes: [UInt8]) { b = bytes }
 
-    var atEnd: Bool { i >= b.count }
-    var peek: UInt8? { i < b.count ? b[i] : nil }
+    package var atEnd: Bool { i >= b.count }
+    package var peek: UInt8? { i < b.count ? b[i] : nil }
 
     /// Exactly `n` decimal digits.
-    mutating func digits(_ n: Int) -> Int? {
+    package mutating func digits(_ n: Int) -> Int? {
         guard i + n <= b.count else { return nil }
         var v = 0
         for k in 0..<n {
@@ -70,7 +75,7 @@ struct TextScanner {
 
     /// One to `max` digits; the count read is returned too. The value saturates at Int.max
     /// (a run of 19 or more digits, as a file name may have, would overflow).
-    mutating func digitRun(max: Int) -> (value: Int, count: Int)? {
+    package mutating func digitRun(max: Int) -> (value: Int, count: Int)? {
         var v = 0, n = 0
         while n < max, let c = peek, c >= 48, c <= 57 {
             v = v <= (Int.max - 9) / 10 ? v * 10 + Int(c - 48) : Int.max
@@ -79,25 +84,25 @@ struct TextScanner {
         return n == 0 ? nil : (v, n)
     }
 
-    mutating func accept(_ c: Character) -> Bool {
+    package mutating func accept(_ c: Character) -> Bool {
         guard let p = peek, p == c.asciiValue else { return false }
         i += 1
         return true
     }
 
-    mutating func accept(oneOf set: String) -> UInt8? {
+    package mutating func accept(oneOf set: String) -> UInt8? {
         guard let p = peek, set.utf8.contains(p) else { return nil }
         i += 1
         return p
     }
 
-    mutating func skipSpaces() { while peek == 0x20 { i += 1 } }
+    package mutating func skipSpaces() { while peek == 0x20 { i += 1 } }
 }
 
-enum DateText {
+package enum DateText {
     /// EXIF "YYYY:MM:DD HH:MM:SS" (blank or zeroed fields, as cameras without a clock write, give nil).
     /// Dashes are tolerated as date separators: some writers use them.
-    static func exif(_ text: String, subSeconds: String?, offset: String?, source: DateSource = .exif) -> CaptureDate? {
+    package static func exif(_ text: String, subSeconds: String?, offset: String?, source: DateSource = .exif) -> CaptureDate? {
         var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
         guard let y = s.digits(4), s.accept(oneOf: ":-") != nil, let mo = s.digits(2), s.accept(oneOf: ":-") != nil,
               let d = s.digits(2) else { return nil }
@@ -112,7 +117,7 @@ enum DateText {
     }
 
     /// EXIF SubSecTime holds the digits of a decimal fraction ("5" is half a second).
-    static func milliseconds(fraction: String) -> Int {
+    package static func milliseconds(fraction: String) -> Int {
         let digits = fraction.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty else { return 0 }
         let padded = (digits + "000").prefix(4)
@@ -121,12 +126,12 @@ enum DateText {
     }
 
     /// "+02:00", "-0530", "Z" → seconds east of UTC; nil when absent or malformed.
-    static func utcOffset(_ text: String) -> Int? {
+    package static func utcOffset(_ text: String) -> Int? {
         var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
         return offset(&s)
     }
 
-    static func offset(_ s: inout TextScanner) -> Int? {
+    package static func offset(_ s: inout TextScanner) -> Int? {
         if s.accept("Z") { return 0 }
         guard let sign = s.accept(oneOf: "+-"), let h = s.digits(2) else { return nil }
         _ = s.accept(":")
@@ -138,7 +143,7 @@ enum DateText {
 
     /// ISO 8601 / XMP dates: "2023-05-14", "2023-05-14T12:34", "2023-05-14T12:34:56.12+02:00",
     /// also with EXIF-style colons in the date, which some writers put in XMP.
-    static func iso8601(_ text: String, source: DateSource) -> CaptureDate? {
+    package static func iso8601(_ text: String, source: DateSource) -> CaptureDate? {
         var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
         guard let y = s.digits(4), s.accept(oneOf: "-:") != nil, let mo = s.digits(2),
               s.accept(oneOf: "-:") != nil, let d = s.digits(2) else { return nil }
@@ -168,8 +173,8 @@ enum DateText {
 
 /// ISO 6709 positions as QuickTime stores them: "+38.7167-009.1333+000.000/",
 /// also the degree-minute(-second) forms "+3843.02-00908.00/".
-enum ISO6709 {
-    static func parse(_ text: String) -> GPSCoordinate? {
+package enum ISO6709 {
+    package static func parse(_ text: String) -> GPSCoordinate? {
         var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
         guard let lat = component(&s, degreeDigits: 2), let lon = component(&s, degreeDigits: 3) else { return nil }
         return GPSCoordinate.validated(lat: lat, lon: lon)
@@ -202,7 +207,7 @@ enum ISO6709 {
 extension GPSCoordinate {
     /// A coordinate only when it is a real place: finite, in range, and not exactly 0,0
     /// (what many cameras write when they had no fix).
-    static func validated(lat: Double, lon: Double) -> GPSCoordinate? {
+    package static func validated(lat: Double, lon: Double) -> GPSCoordinate? {
         guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180, !(lat == 0 && lon == 0) else { return nil }
         return GPSCoordinate(lat: lat, lon: lon)
     }
