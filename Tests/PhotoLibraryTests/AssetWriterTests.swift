@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TestSupport
 @testable import PhotoLibrary
@@ -92,6 +93,38 @@ struct AssetWriterTests {
         #expect(FileManager.default.fileExists(atPath: sidecar(known.id).path), "one the index knows is left for doctor")
         #expect(try index.asset(id: known.id) == known)
         #expect(!FileManager.default.fileExists(atPath: library.stateFolder.appendingPathComponent("journal.json").path))
+    }
+
+    /// On ext4 without a journal a power cut can leave a new file's name pointing at blocks that
+    /// still hold what a deleted file had there: a whole sidecar of another asset (one purged from
+    /// the trash). Replaying the batch must not take that asset back into the index; the file
+    /// under the new id's name stands for nothing and is removed.
+    @Test func aNewSidecarHoldingAnotherAssetsOldBytesIsNotReplayedAsThatAsset() throws {
+        let (library, index, _, _) = try LibraryTests.scannedSample()
+        let template = try #require(try index.assets(matching: AssetQuery()).first)
+        var purged = template
+        purged.id = AssetID()
+        purged.path = "2019/purged long ago.jpg"
+        let named = AssetID()
+        let sidecar = library.root.appendingPathComponent(LibraryLayout.sidecarsFolder)
+            .appendingPathComponent(SidecarStore.fileName(of: named))
+        try ScanJournal(library: library).begin([named])
+        try ShoeboxJSON.makeEncoder(pretty: true).encode(Sidecar(asset: purged)).write(to: sidecar)
+
+        try AssetWriter(library: library, index: index).recoverUnfinishedBatch()
+        #expect(try index.asset(id: purged.id) == nil, "a purged asset came back from stale blocks")
+        #expect(try index.asset(id: named) == nil)
+        #expect(!FileManager.default.fileExists(atPath: sidecar.path))
+    }
+
+    /// A batch's replay record is removed (and that removal flushed) once the index has its rows:
+    /// the index's commit must be on disk by then, or a power cut after it leaves sidecars no
+    /// row and no record claims, and the next scan gives their files a second id. SQLite in WAL
+    /// mode under GRDB's default (`synchronous = NORMAL`) does not flush a commit; FULL does.
+    @Test func theIndexFlushesEachCommitBeforeTheBatchsRecordGoes() throws {
+        let (_, index, _, _) = try LibraryTests.scannedSample()
+        let level = try index.pool.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        #expect(level == 2, "PRAGMA synchronous is \(level.map(String.init) ?? "nil") on the writer; FULL (2) flushes each commit")
     }
 
     @Test func featureTableRecordsAreStoredReadAndForgottenWithTheirAsset() throws {

@@ -47,17 +47,20 @@ public enum AtomicFile {
     ///
     /// Where metadata is not journaled in order (`flushingEachFile`), a file that *replaces* one
     /// has its data flushed before its rename, so the old version stays until the new one is
-    /// whole. A *new* file (nothing at its name) has no old version to keep: when a batch has
-    /// `newFilesFlushedTogether` or more of them, they are renamed unflushed and the batch ends
-    /// with one `syncfs` of their file system (their data, sizes and names at once) instead of a
-    /// flush each — 1–4 ms each on this machine's journal-less ext4. Until it returns a power cut
-    /// may leave such a file absent, empty or torn, never an old version damaged; the caller's
-    /// replay record says which (see docs/RELIABILITY.md, "a scan's batch").
+    /// whole. A *new* file (nothing at its name) has no old version to keep. With
+    /// `newFilesReplayable` — only for a caller whose replay record names every file of the batch
+    /// and repairs what a power cut leaves of a new one (the sidecars: `ScanJournal`) — a batch
+    /// with `newFilesFlushedTogether` or more new files renames them unflushed and ends with one
+    /// `syncfs` of their file system (their data, sizes and names at once) instead of a flush
+    /// each — 1–4 ms each on this machine's journal-less ext4. Until it returns a power cut may
+    /// leave such a file absent, empty, torn or holding a deleted file's old blocks, never an
+    /// old version damaged (see docs/RELIABILITY.md, "a scan's batch"). Other callers keep a
+    /// flush per file: a new file of theirs is absent or whole.
     static func writeDurably(_ files: [(data: Data, name: String)], inFolder folderFD: Int32, shownAs folder: String,
-                             flushingEachFile: Bool? = nil) throws {
+                             flushingEachFile: Bool? = nil, newFilesReplayable: Bool = false) throws {
         guard !files.isEmpty else { return }
         let eachFile = flushingEachFile ?? (syncFileRange == nil || !journalsMetadataInOrder(folderFD))
-        let isNew = files.map { !exists($0.name, in: folderFD) }
+        let isNew = files.map { newFilesReplayable && !exists($0.name, in: folderFD) }
         let together = eachFile && isNew.count(where: { $0 }) >= newFilesFlushedTogether
         // At most this many temporaries open at once: a batch never runs out of descriptors.
         let chunk = 256
