@@ -89,6 +89,12 @@ extension AlbumLinker {
                 ORDER BY taken_at_epoch IS NULL, taken_at_epoch, path, id
                 """)
             var members = GeneratedMembers()
+            if only == nil {
+                // Room for every asset at once: grown by doubling instead, the buffer's last copy
+                // held the old and the new at once (~2× its bytes at a million assets); room never
+                // written to costs no memory.
+                members.reserve(try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0)
+            }
             var grouping = GeneratedGrouping(only: only)
             while let r = try cursor.next() {
                 let row = Row(r, decoder)
@@ -239,6 +245,12 @@ struct GeneratedMembers {
     private var ends: [Int] = []
 
     var count: Int { ends.count / 2 }
+
+    /// Room for `count` members of typical length (an id of 36 bytes, a path of up to ~90).
+    mutating func reserve(_ count: Int) {
+        bytes.reserveCapacity(count * 128)
+        ends.reserveCapacity(count * 2)
+    }
 
     mutating func append(_ id: AssetID, _ path: String) {
         bytes += id.rawValue.utf8
