@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cold and warm `shoebox scan` of a camera-size roll, beside exiftool and the SHA-256 ceiling.
 
-    bench/scan.py [--files N] [--long-side PX] [--runs R] [--json OUT]
+    bench/scan.py [--files N] [--long-side PX] [--runs R] [--json OUT] [--roll DIR] [--before BIN]
 
 Makes (once, cached in bench/out/rolls/) a roll of N camera-size files with
 scripts/make-camera-roll --upscale, then measures in the same run:
@@ -17,6 +17,10 @@ scripts/make-camera-roll --upscale, then measures in the same run:
     one thread per core, then also writes each file's sidecar, then also its two album links —
     what SPEC requires a scan to keep, and nothing else (no metadata, index or fsync): the best
     any scanner can do on this machine's file system.
+--roll DIR measures the files of DIR instead (a roll made some other way; an earlier run's
+`.shoebox/` and `Albums/` in it are set aside). --before BIN also times BIN's cold scan, each of
+its runs right after one of the scan's, so that a change is measured against what it replaces
+under the same load.
 The ceiling is openssl's CPU-time figure (its default), while the scan's is wall-clock time: on a
 busy machine the scan gets less than two cores and its share falls. The scan's CPU time is
 printed beside it, as MB hashed per CPU-second against openssl's one core: that share does not
@@ -109,12 +113,17 @@ def scan_floor(roll, files, runs):
     scratch = tempfile.mkdtemp(prefix="scan-floor-", dir=OUT)
     medians = {}
     for stage in ("hash", "sidecar", "links"):
-        times = []
+        times, cpu = [], []
         for run in range(runs):
-            p = subprocess.run([exe, listing, os.path.join(scratch, f"{stage}{run}"), str(os.cpu_count() or 2), stage],
-                               cwd=roll, capture_output=True, text=True, check=True)
+            # CPU time (user + system, GNU time) beside the wall: on a loaded machine the ratio of
+            # CPU per file is the comparison the load does not move.
+            p = subprocess.run(["/usr/bin/time", "-f", "%U %S", exe, listing, os.path.join(scratch, f"{stage}{run}"),
+                                str(os.cpu_count() or 2), stage], cwd=roll, capture_output=True, text=True, check=True)
             times.append(float(p.stdout.split()[0]))
+            user, system = p.stderr.strip().splitlines()[-1].split()
+            cpu.append(float(user) + float(system))
         medians[stage] = statistics.median(times)
+        medians[stage + "_cpu"] = statistics.median(cpu)
     return medians, scratch
 
 
@@ -144,9 +153,11 @@ def main():
     ap.add_argument("--long-side", type=int, default=4032)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json")
+    ap.add_argument("--roll", help="measure this folder's files instead of a generated roll")
+    ap.add_argument("--before", help="another shoebox binary whose cold scan is timed beside this one's")
     a = ap.parse_args()
     sb = shoebox_bin()
-    roll = make_roll(a.files, a.long_side)
+    roll = os.path.abspath(a.roll) if a.roll else make_roll(a.files, a.long_side)
     files = media_files(roll)
     total = sum(os.path.getsize(f) for f in files)
     one_core, all_cores = sha256_ceiling()
@@ -159,18 +170,19 @@ def main():
     floor, floor_scratch = scan_floor(roll, files, max(5, a.runs))
 
     env = dict(os.environ, SHOEBOX_LIBRARY="")
-    cold = []
-    cold_cpu = []
+    cold, cold_cpu, before, before_cpu = [], [], [], []
     # Earlier indexes are set aside, not deleted (see set_aside): no first scan of a real
     # library follows the deletion of thousands of files.
     for run in range(a.runs):
-        set_aside(os.path.join(roll, ".shoebox"))
-        subprocess.run([sb, "init", roll], check=True, capture_output=True)
-        t, rss, out = timed([sb, "scan", "--library", roll, "--json"], env, cold_cpu)
-        report = json.loads(out)
-        if report["added"] != len(files) - len([f for f in files if f.endswith(".md")]):
-            print(f"bench: warning: scan added {report['added']} of {len(files)} files", file=sys.stderr)
-        cold.append((t, rss))
+        for binary, times, cpu in [(sb, cold, cold_cpu)] + ([(a.before, before, before_cpu)] if a.before else []):
+            set_aside(os.path.join(roll, ".shoebox"))
+            set_aside(os.path.join(roll, "Albums"))
+            subprocess.run([binary, "init", roll], check=True, capture_output=True)
+            t, rss, out = timed([binary, "scan", "--library", roll, "--json"], env, cpu)
+            report = json.loads(out)
+            if report["added"] != len(files) - len([f for f in files if f.endswith(".md")]):
+                print(f"bench: warning: {binary} scan added {report['added']} of {len(files)} files", file=sys.stderr)
+            times.append((t, rss))
     set_aside(floor_scratch)
     cold_s = statistics.median(t for t, _ in cold)
     cold_rss = max(r for _, r in cold)
@@ -187,10 +199,21 @@ def main():
         "cold_cpu_s": statistics.median(cold_cpu),
         "read_and_hash_s": dgst_s, "read_and_hash_mb_s": total / dgst_s / 1e6,
     }
-    for stage, seconds in floor.items():
+    for stage in ("hash", "sidecar", "links"):
+        seconds = floor[stage]
         r[f"floor_{stage}_s"] = seconds
+        r[f"floor_{stage}_cpu_s"] = floor[stage + "_cpu"]
         r[f"floor_{stage}_vs_sha_ceiling"] = total / seconds / all_cores
     r["cold_vs_floor"] = floor["links"] / cold_s
+    # The floor's CPU time over the scan's: the share of the floor's speed the scan would have
+    # with both given the same cores (what the load does not change).
+    r["cold_cpu_vs_floor_cpu"] = floor["links_cpu"] / r["cold_cpu_s"]
+    if before:
+        r["before_s"] = statistics.median(t for t, _ in before)
+        r["before_cpu_s"] = statistics.median(before_cpu)
+        r["before_rss_mib"] = max(x for _, x in before)
+        r["before_vs_floor"] = floor["links"] / r["before_s"]
+        r["before_cpu_vs_floor_cpu"] = floor["links_cpu"] / r["before_cpu_s"]
     r["cold_vs_exiftool"] = r["cold_files_s"] / r["exiftool_files_s"]
     r["cold_vs_sha_ceiling"] = r["cold_mb_s"] / r["sha256_all_cores_mb_s"]
     r["cold_vs_read_and_hash"] = r["cold_mb_s"] / r["read_and_hash_mb_s"]
@@ -214,9 +237,17 @@ def main():
           f"| {r['cold_s']:.2f} s | floor: {r['floor_links_s']:.2f} s = {100 * r['floor_links_vs_sha_ceiling']:.0f} % of the ceiling "
           f"(hash only {100 * r['floor_hash_vs_sha_ceiling']:.0f} %, + sidecars {100 * r['floor_sidecar_vs_sha_ceiling']:.0f} %) "
           f"| **{100 * r['cold_vs_floor']:.0f} %** of the floor's speed |")
+    if before:
+        print(f"| scan, cold, before (`{a.before}`, runs alternating with the above) | {r['before_s']:.2f} s, "
+              f"{r['before_cpu_s']:.2f} s CPU, peak RSS {r['before_rss_mib']:.0f} MiB | floor: {r['floor_links_s']:.2f} s "
+              f"| **{100 * r['before_vs_floor']:.0f} %** of the floor's speed |")
     print(f"| scan, cold: CPU time | {r['cold_cpu_s']:.2f} s user + system, {r['cold_mb_per_cpu_s']:.0f} MB per CPU-second "
           f"| SHA-256 on one core (openssl): {r['sha256_one_core_mb_s']:.0f} MB/s "
           f"| SHA-256 at openssl's speed would be {100 * r['cold_cpu_vs_one_core']:.0f} % of the scan's CPU time |")
+    print(f"| scan, cold: CPU time beside the floor's | {r['cold_cpu_s']:.2f} s CPU "
+          f"| floor (links stage): {r['floor_links_cpu_s']:.2f} s CPU "
+          f"| **{100 * r['cold_cpu_vs_floor_cpu']:.0f} %** of the floor's speed by CPU"
+          + (f" (before: {100 * r['before_cpu_vs_floor_cpu']:.0f} %)" if before else "") + " |")
     print(f"| scan, warm (nothing changed, process start included) | {r['warm_s'] * 1000:.0f} ms, peak RSS "
           f"{r['warm_rss_mib']:.0f} MiB | — | goal < 200 ms |")
 

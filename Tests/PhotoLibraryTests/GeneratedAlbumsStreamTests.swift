@@ -107,6 +107,37 @@ struct GeneratedAlbumsStreamTests {
         }
     }
 
+    /// A new album folder is written a batch of entries at a time, its digest hashed as they go
+    /// (issue 33: a first scan held its largest album whole, a third of the library). In batches
+    /// of 7, every album's links, and the digest its stamp keeps, are those of the album made
+    /// whole; a second sync finds every folder as it should be and writes none.
+    @Test func newFoldersWrittenInBatchesHoldTheWholeAlbumsLinks() throws {
+        let (library, index) = try Self.library(2000)
+        var linker = AlbumLinker(library: library, index: index)
+        linker.entriesPerBatch = 7
+        let former = Dictionary(uniqueKeysWithValues: try Self.formerGenerated(linker, index).map { ($0.path, $0) })
+        #expect(former.values.contains { $0.entries.count > 100 }, "albums of many batches")
+        var report = AlbumSyncReport()
+        var written = 0
+        try linker.withAlbumsOpen(creating: true) { linker in
+            try linker.forEachGeneratedAlbum { album in
+                let whole = try #require(former[album.path])
+                #expect(Self.same([album.folder()], [whole]), "\(album.path)")
+                #expect(album.digest() == AlbumLinker.digest(whole), "\(album.path)")
+                let verified = try linker.verifyOrWrite(album, stamp: nil, &report)
+                #expect(verified?.digest == AlbumLinker.digest(whole), "\(album.path): the digest hashed while writing")
+                written += 1
+            }
+        }
+        #expect(written == former.count && report.problems.isEmpty, "\(report.problems)")
+        for album in former.values {
+            let want = Dictionary(uniqueKeysWithValues: album.entries.map { ($0.linkName, $0.target) })
+            #expect(try linker.links(of: album.path) == want, "\(album.path)")
+        }
+        let again = try linker.sync()
+        #expect(again.foldersWritten == 0 && again.problems.isEmpty, "\(again.foldersWritten) folders written again")
+    }
+
     /// A sync that recomputes only some albums (after recorded changes) reads only their rows:
     /// the albums it makes are the same as the whole pass's.
     @Test func theAlbumsOfSomePathsAreThoseOfTheWholePass() throws {

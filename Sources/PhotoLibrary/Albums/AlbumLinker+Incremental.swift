@@ -17,7 +17,7 @@ extension AlbumLinker {
         // An album rebuilt beside its folder and swapped in changes the folder that holds it too.
         var roots = changes.folders.subtracting(asked).union(asked.map(AlbumLinker.root(of:)))
         var found = Set<String>()
-        try forEachGenerated(only: asked) { album in
+        try forEachGeneratedAlbum(only: asked) { album in
             found.insert(album.path)
             albums.insert(album.path)
             verified[album.path] = try verifyOrWrite(album, stamp: stamps.folders[album.path] ?? nil, &report)

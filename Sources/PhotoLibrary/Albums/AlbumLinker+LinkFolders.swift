@@ -128,14 +128,23 @@ extension AlbumLinker {
 
     /// A new folder of the album's links, built hidden beside its folder and put in its place.
     private func rebuild(_ album: AlbumFolder, replacing old: Existing?, _ report: inout AlbumSyncReport) throws {
-        let (parentPath, leaf) = AlbumLinker.split(album.path)
+        try rebuild(album.path, replacing: old, &report) { build, report in
+            fillBuildFolder(build, with: album, reusingLinksOf: old, &report)
+        }
+    }
+
+    /// A new folder for the album at `path`, filled by `fill` while hidden beside its folder, then
+    /// put in its place.
+    func rebuild(_ path: String, replacing old: Existing?, _ report: inout AlbumSyncReport,
+                 fill: (LinkFolder, inout AlbumSyncReport) throws -> Void) throws {
+        let (parentPath, leaf) = AlbumLinker.split(path)
         let parent = try makeFolder(parentPath)
         let buildName = String(decoding: Array((AlbumLinker.buildPrefix + leaf).utf8.prefix(250)), as: UTF8.self)
         if parent.lstat(buildName) != nil { try cleanLeftover(buildName, in: parent, &report) }
         guard mkdirat(parent.fd, buildName, 0o755) == 0, let build = try openFolder(buildName, in: parent) else {
             throw ShoeboxError(.io, "cannot create \(parent.shown(buildName)): \(ShoeboxError.errnoText())")
         }
-        fillBuildFolder(build, with: album, reusingLinksOf: old, &report)
+        try fill(build, &report)
         guard let old else {
             guard shoebox_renameat_noreplace(parent.fd, buildName, parent.fd, leaf) == 0 else {
                 throw ShoeboxError(.io, "cannot create \(parent.shown(leaf)): \(ShoeboxError.errnoText())")
@@ -152,9 +161,9 @@ extension AlbumLinker {
         // What the old folder held besides links moves with the album (files in a user album,
         // a file manager's hidden files), else aside; then the old folder goes.
         for name in old.onDisk.others where shoebox_renameat_noreplace(old.folder.fd, name, build.fd, name) != 0 {
-            rescue(name, from: old.folder, album: album.path, &report)
+            rescue(name, from: old.folder, album: path, &report)
         }
-        try removeLinkFolder(buildName, in: parent, album: album.path, keepForeign: false, &report)
+        try removeLinkFolder(buildName, in: parent, album: path, keepForeign: false, &report)
     }
 
     /// Makes the album's links in `build`.
@@ -196,7 +205,7 @@ extension AlbumLinker {
     }
 
     /// One link in `folder`; a failure is reported under the album folder `shown`'s name.
-    private func makeLink(_ e: AlbumFolder.Entry, in folder: LinkFolder, shownAs shown: LinkFolder, _ report: inout AlbumSyncReport) {
+    func makeLink(_ e: AlbumFolder.Entry, in folder: LinkFolder, shownAs shown: LinkFolder, _ report: inout AlbumSyncReport) {
         if symlinkat(e.target, folder.fd, e.linkName) != 0 {
             report.problems.append("cannot create the link \(shown.shown(e.linkName)): \(ShoeboxError.errnoText())")
         }

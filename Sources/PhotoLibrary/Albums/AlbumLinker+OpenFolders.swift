@@ -56,7 +56,9 @@ extension AlbumLinker {
     func withAlbumsOpen<T>(creating: Bool, _ body: (AlbumLinker) throws -> T) throws -> T? {
         if !creating, try library.files.lstat(AlbumLinker.folderName) == nil { return nil }
         return try library.files.withFolder(AlbumLinker.folderName, creating: creating) { fd in
-            try body(AlbumLinker(library: library, index: index, albumsFD: fd))
+            var linker = AlbumLinker(library: library, index: index, albumsFD: fd)
+            linker.entriesPerBatch = entriesPerBatch
+            return try body(linker)
         }
     }
 

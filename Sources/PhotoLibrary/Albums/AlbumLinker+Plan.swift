@@ -61,11 +61,19 @@ extension AlbumLinker {
     /// byte buffer (`GeneratedMembers`) and its place in each album: ~100 bytes an asset, where
     /// decoded rows cost ~4 times that (795 MiB at 1,000,000 assets, issue 33).
     func forEachGenerated(only: Set<String>? = nil, _ body: (AlbumFolder) throws -> Void) throws {
+        try forEachGeneratedAlbum(only: only) { try body($0.folder()) }
+    }
+
+    /// `forEachGenerated` without the entries made: each album's members stay positions among
+    /// the rows kept until its links are written, a batch at a time (`GeneratedAlbum`), so a
+    /// first sync's memory does not grow with the largest album (a third of the library in one
+    /// place, issue 33).
+    func forEachGeneratedAlbum(only: Set<String>? = nil, _ body: (GeneratedAlbum) throws -> Void) throws {
         if let only, only.isEmpty { return }
         let (members, groups) = try generatedGroups(only: only)
         for group in groups {
-            try body(folder(path: group.path, kind: group.kind, title: group.title,
-                            members: group.rows.map { members[Int($0)] }, albumID: nil))
+            try body(GeneratedAlbum(path: group.path, kind: group.kind, title: group.title, rows: group.rows, members: members,
+                                    batchSize: entriesPerBatch))
         }
     }
 
@@ -81,6 +89,12 @@ extension AlbumLinker {
                 ORDER BY taken_at_epoch IS NULL, taken_at_epoch, path, id
                 """)
             var members = GeneratedMembers()
+            if only == nil {
+                // Room for every asset at once: grown by doubling instead, the buffer's last copy
+                // held the old and the new at once (~2× its bytes at a million assets); room never
+                // written to costs no memory.
+                members.reserve(try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0)
+            }
             var grouping = GeneratedGrouping(only: only)
             while let r = try cursor.next() {
                 let row = Row(r, decoder)
@@ -128,22 +142,29 @@ extension AlbumLinker {
 
     /// An album's links: "001 NAME" onwards, each relative from the album folder to its original.
     func folder(path: String, kind: AlbumFolder.Kind, title: String, members: [(AssetID, String)], albumID: String?) -> AlbumFolder {
-        let width = SafeName.positionWidth(for: members.count)
-        let up = String(repeating: "../", count: path.split(separator: "/").count + 1)
-        var names = Set<String>()
-        var entries: [AlbumFolder.Entry] = []
-        for (i, m) in members.enumerated() {
-            let fileName = m.1.lastIndex(of: "/").map { String(m.1[m.1.index(after: $0)...]) } ?? m.1
-            var name = SafeName.link(position: i + 1, width: width, fileName: fileName)
-            // Positions make names unique; this only guards against a name cut short to 255 bytes.
-            var n = 2
-            while !names.insert(name).inserted {
-                name = SafeName.link(position: i + 1, width: width, fileName: "\(n) " + fileName)
-                n += 1
-            }
-            entries.append(.init(position: i + 1, linkName: name, target: up + m.1, id: m.0, assetPath: m.1))
-        }
+        let shape = LinkShape(albumPath: path, count: members.count)
+        let entries = members.enumerated().map { shape.entry(position: $0.offset + 1, id: $0.element.0, path: $0.element.1) }
         return AlbumFolder(path: path, kind: kind, title: title, entries: entries, albumID: albumID)
+    }
+
+    /// What every link of one album shares: the width of its positions and the climb out of it.
+    struct LinkShape {
+        let width: Int
+        let up: String
+
+        init(albumPath: String, count: Int) {
+            width = SafeName.positionWidth(for: count)
+            up = String(repeating: "../", count: albumPath.split(separator: "/").count + 1)
+        }
+
+        /// The link at `position` (from 1) to the asset `id` at `path`. Names are unique within an
+        /// album without a table of them: each starts with its own position, which `SafeName.link`
+        /// never cuts (only the file name is shortened to fit 255 bytes).
+        func entry(position: Int, id: AssetID, path: String) -> AlbumFolder.Entry {
+            let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+            let name = SafeName.link(position: position, width: width, fileName: fileName)
+            return .init(position: position, linkName: name, target: up + path, id: id, assetPath: path)
+        }
     }
 
     /// The path of every present asset, by id.
@@ -224,6 +245,12 @@ struct GeneratedMembers {
     private var ends: [Int] = []
 
     var count: Int { ends.count / 2 }
+
+    /// Room for `count` members of typical length (an id of 36 bytes, a path of up to ~90).
+    mutating func reserve(_ count: Int) {
+        bytes.reserveCapacity(count * 128)
+        ends.reserveCapacity(count * 2)
+    }
 
     mutating func append(_ id: AssetID, _ path: String) {
         bytes += id.rawValue.utf8

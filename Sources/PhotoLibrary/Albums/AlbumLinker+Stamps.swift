@@ -98,15 +98,9 @@ extension AlbumLinker {
 
     /// SHA-256 of an album's links (name and target of each, in order).
     static func digest(_ album: AlbumFolder) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(album.entries.count * 96)
-        for e in album.entries {
-            bytes += e.linkName.utf8
-            bytes.append(0)
-            bytes += e.target.utf8
-            bytes.append(0)
-        }
-        return SHA256Hasher.hex(of: bytes)
+        let digest = AlbumDigest()
+        digest.add(album.entries)
+        return digest.finalize()
     }
 
     func loadStamps() throws -> Stamps? { try index.metaJSON(AlbumLinker.stampsKey, as: Stamps.self) }

@@ -108,7 +108,7 @@ extension AlbumLinker {
     func writeGeneratedAlbums(lastStamps stamps: Stamps?, verified: inout [String: Verification],
                               _ report: inout AlbumSyncReport) throws -> Set<String> {
         var albums = Set<String>()
-        try forEachGenerated { album in
+        try forEachGeneratedAlbum { album in
             albums.insert(album.path)
             verified[album.path] = try verifyOrWrite(album, stamp: stamps?.folders[album.path] ?? nil, &report)
         }
@@ -117,15 +117,35 @@ extension AlbumLinker {
 
     /// Finds `album`'s folder as it should be, by its stamp or by reading it, or writes it.
     /// Returns when it was verified and its digest; nil when it could not be written.
-    func verifyOrWrite(_ album: AlbumFolder, stamp last: FolderStamp?, _ report: inout AlbumSyncReport) throws -> Verification? {
+    /// A new folder (every album of a first scan) is written a batch of entries at a time, its
+    /// digest hashed as they go; only a folder that exists and must be compared link by link has
+    /// the whole album's entries made at once.
+    func verifyOrWrite(_ album: GeneratedAlbum, stamp last: FolderStamp?, _ report: inout AlbumSyncReport) throws -> Verification? {
         report.albumsComputed += 1
-        let digest = AlbumLinker.digest(album)
-        if let last, last.digest == digest, AlbumLinker.sameFolder(folderStamp(album.path), last) {
-            return (last.verifiedAt, digest)
+        var digest: String?
+        if let last {
+            digest = album.digest()
+            if last.digest == digest, AlbumLinker.sameFolder(folderStamp(album.path), last) {
+                return (last.verifiedAt, digest)
+            }
         }
         let problems = report.problems.count
         let at = Date().timeIntervalSince1970
-        if try write(album, existing: try readFolder(album.path), &report) { report.foldersWritten += 1 }
+        if let existing = try readFolder(album.path) {
+            let folder = album.folder()
+            digest = digest ?? AlbumLinker.digest(folder)
+            if try write(folder, existing: existing, &report) { report.foldersWritten += 1 }
+        } else {
+            let hashed = AlbumDigest()
+            try rebuild(album.path, replacing: nil, &report) { build, report in
+                album.forEachBatch { batch in
+                    hashed.add(batch)
+                    for e in batch { makeLink(e, in: build, shownAs: build, &report) }
+                }
+            }
+            digest = digest ?? hashed.finalize()
+            report.foldersWritten += 1
+        }
         return report.problems.count == problems ? (at, digest) : nil
     }
 

@@ -89,6 +89,8 @@ public struct AlbumLinker {
     /// `Albums/`, open for the length of `withAlbumsOpen` (-1 otherwise): every file operation on
     /// album folders starts from it.
     let albumsFD: Int32
+    /// Entries of a generated album made at once while its new folder is written (`GeneratedAlbum`).
+    var entriesPerBatch = GeneratedAlbum.batchSize
 
     public init(library: Library, index: Index) {
         self.init(library: library, index: index, albumsFD: -1)

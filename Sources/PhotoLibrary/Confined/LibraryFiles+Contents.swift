@@ -24,11 +24,12 @@ extension LibraryFiles {
     }
 
     /// Replaces a batch of files of the folder `relative` whole, all durable on return
-    /// (`AtomicFile.writeDurably`).
-    public func writeDurably(_ files: [(data: Data, name: String)], inFolder relative: String) throws {
+    /// (`AtomicFile.writeDurably`; `newFilesReplayable` only for a batch a replay record names).
+    public func writeDurably(_ files: [(data: Data, name: String)], inFolder relative: String,
+                             newFilesReplayable: Bool = false) throws {
         guard !files.isEmpty else { return }
         try withFolder(relative, creating: true) { folder in
-            try AtomicFile.writeDurably(files, inFolder: folder, shownAs: shown(relative))
+            try AtomicFile.writeDurably(files, inFolder: folder, shownAs: shown(relative), newFilesReplayable: newFilesReplayable)
         }
     }
 

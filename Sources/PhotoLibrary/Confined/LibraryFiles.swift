@@ -135,6 +135,14 @@ public struct LibraryFiles: Sendable {
         _ = try? withFolder(relative) { fsync($0) }
     }
 
+    /// Flushes everything written on the file system that holds the folder `relative` (`syncfs`):
+    /// its files' data, sizes and names, whoever wrote them.
+    public func syncFileSystem(of relative: String) throws {
+        try withFolder(relative) { folder in
+            if shoebox_syncfs(folder) != 0 { throw failure(relative, errno) }
+        }
+    }
+
     /// The error for a failed confined call on `relative`.
     func failure(_ relative: String, _ e: Int32) -> ShoeboxError {
         let cause = ShoeboxError.Cause.system(path: relative, errno: e)

@@ -56,6 +56,10 @@ public final class Index: @unchecked Sendable {
         } else {
             do {
                 let writable = try DatabasePool(path: sqlitePath, configuration: config)
+                // GRDB sets `synchronous = NORMAL` on a WAL database: a commit not flushed, which a
+                // power cut can take back after the batch's replay record is gone (docs/RELIABILITY.md,
+                // "A scan's batch", step 4). FULL flushes the WAL at each commit: one flush a batch.
+                try writable.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
                 try schema.migrator.migrate(writable)
                 pool = writable
                 readOnlyReason = nil

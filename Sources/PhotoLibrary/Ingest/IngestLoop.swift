@@ -21,10 +21,10 @@ struct IngestLoop {
     /// Reads `files` and commits the assets `decide` returns for each. `committed` runs after each
     /// batch is durable (the caller publishes its log entries then). Returns whether anything was committed.
     @discardableResult
-    func run(_ files: [LibraryWalker.Entry],
+    func run<Files: RandomAccessCollection<LibraryWalker.Entry> & Sendable>(_ files: Files,
              progress: (@Sendable (ScanProgress) -> Void)? = nil,
              decide: (Event) throws -> [Asset],
-             committed: () -> Void = {}) throws -> Bool {
+             committed: () -> Void = {}) throws -> Bool where Files.Index == Int {
         guard !files.isEmpty else { return false }
         let probe = FileProbe(library: writer.library, now: now)
         let total = files.count

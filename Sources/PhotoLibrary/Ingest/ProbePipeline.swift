@@ -2,8 +2,9 @@ import Foundation
 
 /// Files read by worker threads, handed to one consumer in input order. Workers run at most
 /// `window` files ahead of the consumer, so memory stays flat however many files change.
-final class ProbePipeline: @unchecked Sendable {
-    private let files: [LibraryWalker.Entry]
+final class ProbePipeline<Files: RandomAccessCollection<LibraryWalker.Entry> & Sendable>: @unchecked Sendable
+where Files.Index == Int {
+    private let files: Files
     private let workers: Int
     private let window: Int
     private let onFile: @Sendable (Int, Int64) -> Void
@@ -15,7 +16,7 @@ final class ProbePipeline: @unchecked Sendable {
     private var bytes: Int64 = 0
     private var stopped = false
 
-    init(files: [LibraryWalker.Entry], workers: Int, window: Int, onFile: @escaping @Sendable (Int, Int64) -> Void) {
+    init(files: Files, workers: Int, window: Int, onFile: @escaping @Sendable (Int, Int64) -> Void) {
         self.files = files
         self.workers = max(1, min(workers, files.count))
         self.window = max(window, workers)
@@ -31,8 +32,9 @@ final class ProbePipeline: @unchecked Sendable {
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 4096)
                 defer { buffer.deallocate() }
                 while let i = take() {
-                    let outcome = probe.probe(files[i].path, buffer: buffer)
-                    put(i, outcome, size: files[i].stat.size)
+                    let file = files[i]
+                    let outcome = probe.probe(file.path, buffer: buffer)
+                    put(i, outcome, size: file.stat.size)
                 }
             }
             thread.stackSize = 1 << 20

@@ -55,6 +55,16 @@ public final class Scanner {
         let started = Date()
         var report = ScanReport()
         try prepare(&report)
+        let trashChanged = try ingest(&report, progress: progress)
+        try followUp(&report, trashChanged: trashChanged)
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Phases 2–5: the walk, moves, the changed files read, vanished ones settled. Returns
+    /// whether the trash reconcile changed anything. What the walk found is let go on return,
+    /// before the albums are written (a first scan's peak memory is the larger of the two).
+    private func ingest(_ report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?) throws -> Bool {
         var merged = try WalkMerge(library: library, index: index).run()
         report.skipped = merged.walk.skipped
         report.neverIndexed = merged.neverIndexed
@@ -70,16 +80,21 @@ public final class Scanner {
             var current: [AssetID: Index.FileRecord] = [:]
             for r in try index.fileRecords(ids: merged.vanished.values.map(\.id)) { current[r.id] = r }
             merged.vanished = merged.vanished.filter { current[$0.value.id] == $0.value }
-            merged.replaced = try index.presentFileRecords(at: merged.changed.map(\.path))
+            merged.replaced = []
+            for start in stride(from: 0, to: merged.changed.count, by: 4096) {
+                let paths = (start..<min(start + 4096, merged.changed.count)).map(merged.changed.path(at:))
+                merged.replaced += try index.presentFileRecords(at: paths)
+            }
         }
 
         var state = try ScanState(merged, index: index)
-        let unmoved = try pairMovesByInode(merged.changed, &state, &report)
+        let walkedFiles = merged.walk.fileCount
+        let changed = merged.changed
+        merged = WalkMerge.Result()
+        let unmoved = try pairMovesByInode(changed, &state, &report)
         try readChanged(unmoved, &state, &report, progress: progress)
-        try settleVanished(&state, walkedFiles: merged.walk.fileCount, &report)
-        try followUp(&report, trashChanged: trashChanged)
-        report.seconds = Date().timeIntervalSince(started)
-        return report
+        try settleVanished(&state, walkedFiles: walkedFiles, &report)
+        return trashChanged
     }
 
     /// What one scan tracks between its phases.
@@ -124,12 +139,14 @@ public final class Scanner {
     /// Phase 2 is the walk merged with the index (`WalkMerge`).
     /// Phase 3: a file renamed or moved while nobody watched keeps its inode, size and mtime: that
     /// is a move, found without reading a byte. Returns the files still to read.
-    private func pairMovesByInode(_ changed: [LibraryWalker.Entry], _ state: inout ScanState,
-                                  _ report: inout ScanReport) throws -> [LibraryWalker.Entry] {
+    private func pairMovesByInode(_ changed: WalkedFiles, _ state: inout ScanState,
+                                  _ report: inout ScanReport) throws -> WalkedFiles {
+        // A first scan has nothing vanished: its list is read as it is, not copied.
+        guard !state.vanished.isEmpty else { return changed }
         var vanishedByInode: [UInt64: Index.FileRecord] = [:]
         for r in state.vanished.values { vanishedByInode[r.inode] = r }
         var moved: [Asset] = []
-        var toRead: [LibraryWalker.Entry] = []
+        var toRead = WalkedFiles()
         for e in changed {
             if state.known.present(at: e.path) == nil, let r = vanishedByInode[e.stat.inode], r.sameFile(as: e.stat),
                state.vanished[r.path] != nil, var asset = try index.asset(id: r.id) {
@@ -151,7 +168,7 @@ public final class Scanner {
 
     /// Phase 4: read what changed on worker threads while this thread decides, in file order,
     /// what each file is, committing in durable batches.
-    private func readChanged(_ files: [LibraryWalker.Entry], _ state: inout ScanState, _ report: inout ScanReport,
+    private func readChanged(_ files: WalkedFiles, _ state: inout ScanState, _ report: inout ScanReport,
                              progress: (@Sendable (ScanProgress) -> Void)?) throws {
         let loop = IngestLoop(writer: writer, workers: options.workers, batchSize: options.batchSize, now: now)
         try loop.run(files, progress: progress, decide: { event in

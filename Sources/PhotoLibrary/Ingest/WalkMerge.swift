@@ -16,7 +16,7 @@ struct WalkMerge {
 
     struct Result {
         /// Files new, or changed since the index saw them (size, mtime or inode), in walk order.
-        var changed: [LibraryWalker.Entry] = []
+        var changed = WalkedFiles()
         /// The present records at the paths of `changed` files (edited or replaced in place).
         var replaced: [Index.FileRecord] = []
         /// Present records whose file is not on disk (moved, or gone), by path; files under a
@@ -80,16 +80,19 @@ struct WalkMerge {
 
     /// Photos unchanged themselves whose sidecar changed join the changed files (with their records).
     private func readAgainForSidecars(_ result: inout Result) throws {
-        let changedPaths = Set(result.changed.map(\.path))
-        let stale = try XMPSidecarChanges(library: library, index: index).stalePhotos(sidecars: result.sidecars)
-            .subtracting(changedPaths)
+        var stale = try XMPSidecarChanges(library: library, index: index).stalePhotos(sidecars: result.sidecars)
         guard !stale.isEmpty else { return }
+        // Not a set of every changed path: a first scan's are all the library's.
+        for i in result.changed.indices where !stale.isEmpty { stale.remove(result.changed.path(at: i)) }
+        guard !stale.isEmpty else { return }
+        var added: [LibraryWalker.Entry] = []
         for r in try index.presentFileRecords(at: Array(stale)) {
             guard let st = try library.files.lstat(r.path), st.isRegular else { continue }
-            result.changed.append(LibraryWalker.Entry(path: r.path, stat: st))
+            added.append(LibraryWalker.Entry(path: r.path, stat: st))
             result.replaced.append(r)
             result.unchanged -= 1
         }
-        result.changed.sort { WalkOrder.precedes($0.path, $1.path) }
+        added.sort { WalkOrder.precedes($0.path, $1.path) }
+        result.changed = result.changed.merging(added)
     }
 }

@@ -41,7 +41,7 @@ public final class AssetWriter {
         try recoverUnfinishedBatch()
         let before = try index.generation()
         try journal.begin(assets.map(\.id))
-        try sidecars.writeBatch(assets)
+        try sidecars.writeBatch(assets, journaled: true)
         try index.save(assets)
         journal.end()
         noteOwnWrite(after: before)

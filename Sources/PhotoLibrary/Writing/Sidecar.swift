@@ -33,12 +33,14 @@ public struct SidecarStore: Sendable {
     /// Writes the sidecars of `assets`, each replaced whole, all of them on disk when it returns:
     /// an index row saved afterwards never names a sidecar a power cut could take back. A crash
     /// before it returns leaves each sidecar in its old or its new version.
-    public func writeBatch(_ assets: [Asset]) throws {
+    /// `journaled`: a replay record (`ScanJournal`) names the batch, so its new sidecars may be
+    /// made durable by one flush at its end (`AtomicFile.writeDurably`); otherwise one each.
+    public func writeBatch(_ assets: [Asset], journaled: Bool = false) throws {
         let encoder = ShoeboxJSON.makeEncoder(pretty: true)
         let files = try assets.map { asset in
             (data: try encoder.encode(Sidecar(asset: asset)), name: Self.fileName(of: asset.id))
         }
-        try library.files.writeDurably(files, inFolder: LibraryLayout.sidecarsFolder)
+        try library.files.writeDurably(files, inFolder: LibraryLayout.sidecarsFolder, newFilesReplayable: journaled)
     }
 
     /// The sidecar of `id`; throws when it is missing or not valid.
