@@ -144,7 +144,7 @@ public struct Tidy {
 
     /// Assets of `ids` in any state, by id.
     func assets(_ ids: [AssetID]) throws -> [AssetID: Asset] {
-        Dictionary(try index.assets(ids: ids).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        try index.assetsByID(ids)
     }
 
     /// Present assets with this decision (the live halves of Live Photos aside), newest first.

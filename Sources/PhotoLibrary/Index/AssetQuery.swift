@@ -166,6 +166,31 @@ extension Index {
         return out
     }
 
+    /// The assets of `ids` in any state, by id: `assets(ids:)` without its order, for a caller
+    /// that looks them up (a tidy listing's batch). No ORDER BY: SQLite then hands out each row as
+    /// it finds it by key instead of copying every row into a sorter first.
+    public func assetsByID(_ ids: [AssetID]) throws -> [AssetID: Asset] {
+        var out: [AssetID: Asset] = [:]
+        out.reserveCapacity(ids.count)
+        var start = 0
+        while start < ids.count {
+            var q = AssetQuery()
+            q.ids = Array(ids[start..<min(ids.count, start + 5000)])
+            q.states = AssetState.allCases
+            q.includeLiveVideos = true
+            let (sql, args) = q.sql(ordered: false)
+            try read { db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: args)
+                while let r = try rows.next() {
+                    let a = try Index.asset(from: r)
+                    out[a.id] = a
+                }
+            }
+            start += 5000
+        }
+        return out
+    }
+
     public func assets(matching query: AssetQuery) throws -> [Asset] {
         let (sql, args) = query.sql()
         // Through a cursor: `fetchAll` copied every row (its metadata text among it) before decoding.
