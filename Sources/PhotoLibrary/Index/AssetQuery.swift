@@ -187,11 +187,14 @@ extension Index {
         return out
     }
 
-    /// Any state `AssetState` knows (as `assets(ids:)` asks), the ids from a JSON array.
+    /// Any state `AssetState` knows (as `assets(ids:)` asks), the ids from a JSON array, looked up
+    /// in the array's order (a listing's: its rows lie near each other) with no list of the ids
+    /// sorted first, as `id IN (…)` makes. The columns named by table: `json_each` has an `id`
+    /// and a `path` too.
     static let assetsByIDSQL = """
-        SELECT \(Index.columns) FROM asset
-        WHERE +state IN (\(AssetState.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")))
-        AND id IN (SELECT value FROM json_each(?))
+        SELECT \(Index.columns.split(separator: ", ").map { "asset.\($0)" }.joined(separator: ", "))
+        FROM json_each(?) AS wanted CROSS JOIN asset ON asset.id = wanted.value
+        WHERE +asset.state IN (\(AssetState.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")))
         """
 
     /// `ids` as a JSON array of strings (an id in its stored form needs no escaping).
