@@ -25,6 +25,22 @@ package struct JSONOutput: ParsableArguments {
         writer.flush()
     }
 
+    /// Prints an array whose elements `produce` hands out one by one (each batch read, written
+    /// and let go: a listing of the whole library is never held), and a newline.
+    package func printArray<Element: PublicJSONShape>(_ produce: (_ element: (Element) throws -> Void) throws -> Void) throws {
+        if JSONOutput.reference {
+            var all: [Element] = []
+            try produce { all.append($0) }
+            return try print(all)
+        }
+        let writer = JSONStreamWriter { FileHandle.standardOutput.write(Data($0)) }
+        writer.beginArray()
+        try produce { try writer.append($0) }
+        writer.endArray()
+        writer.raw("\n")
+        writer.flush()
+    }
+
     /// `SHOEBOX_JSON_REFERENCE=1`: every `--json` printed by JSONEncoder instead, whole, the
     /// way it was before the streaming writer: what the tests compare each command's output to.
     package static let reference = ProcessInfo.processInfo.environment["SHOEBOX_JSON_REFERENCE"] == "1"

@@ -161,10 +161,18 @@ struct TidyListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let listed = try Tidy.items(options.session(), all: all)
-            if output.json { return try output.print(listed.items.map { TidyItemJSON($0, companions: listed.companions) }) }
-            for item in listed.items { Terminal.out(TidyText.item(item)) }
-            Terminal.message("\(TidyText.plural(listed.items.count, "item")) (\(listed.filter)).")
+            let session = try options.session()
+            if output.json {
+                return try output.printArray { element in
+                    try Tidy.forEachItem(session, all: all) { batch, companions in
+                        for item in batch { try element(TidyItemJSON(item, companions: companions)) }
+                    }
+                }
+            }
+            let listed = try Tidy.forEachItem(session, all: all) { batch, _ in
+                for item in batch { Terminal.out(TidyText.item(item)) }
+            }
+            Terminal.message("\(TidyText.plural(listed.count, "item")) (\(listed.filter)).")
         }
     }
 }

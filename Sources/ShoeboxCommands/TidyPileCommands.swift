@@ -24,17 +24,24 @@ struct TidySimilar: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let found = try Tidy.similarGroups(options.session())
-            let groups = found.groups
+            let session = try options.session()
             if output.json {
-                return try output.print(groups.map { TidyGroupJSON($0.group, assets: $0.assets, companions: found.companions) })
+                return try output.printArray { element in
+                    try Tidy.forEachSimilarGroup(session) { batch, companions in
+                        for g in batch { try element(TidyGroupJSON(g.group, assets: g.assets, companions: companions)) }
+                    }
+                }
             }
-            for g in groups {
-                Terminal.out("\(g.group.id) \(g.group.kind.rawValue), \(g.assets.count):")
-                Terminal.out(g.assets.enumerated().map { "  \($0 + 1). " + TidyText.line($1) }.joined(separator: "\n"))
+            var groups = 0, extra = 0
+            try Tidy.forEachSimilarGroup(session) { batch, _ in
+                for g in batch {
+                    Terminal.out("\(g.group.id) \(g.group.kind.rawValue), \(g.assets.count):")
+                    Terminal.out(g.assets.enumerated().map { "  \($0 + 1). " + TidyText.line($1) }.joined(separator: "\n"))
+                    groups += 1
+                    extra += g.assets.count - 1
+                }
             }
-            let extra = groups.reduce(0) { $0 + $1.assets.count - 1 }
-            Terminal.message("\(TidyText.plural(groups.count, "group")); keeping the best of each leaves \(TidyText.plural(extra, "other photo")) to decide.")
+            Terminal.message("\(TidyText.plural(groups, "group")); keeping the best of each leaves \(TidyText.plural(extra, "other photo")) to decide.")
         }
     }
 }

@@ -37,12 +37,15 @@ extension Tidy {
     }
 
     /// The session's items still to review, in order; with `all`, from its first item.
+    /// (`forEachItem` hands them out a batch at a time.)
     public static func items(_ session: LibrarySession, all: Bool = false) throws -> TidyItems {
-        let tidy = Tidy(reading: session)
-        var review = try readable(session)
-        let start = all ? 0 : (try tidy.current(&review)?.index ?? review.list.count)
-        let items = try tidy.items(of: review, from: start)
-        return TidyItems(filter: review.filter, items: items, companions: try tidy.companions(of: items.flatMap(\.assets)))
+        var items: [TidyCurrent] = []
+        var companions: [AssetID: String] = [:]
+        let listed = try forEachItem(session, all: all) { batch, found in
+            items += batch
+            companions.merge(found) { a, _ in a }
+        }
+        return TidyItems(filter: listed.filter, items: items, companions: companions)
     }
 
     /// The photos with `decision` in the library, newest first: the marked ones (`.delete`),

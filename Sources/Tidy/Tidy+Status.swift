@@ -74,33 +74,34 @@ extension Tidy {
     /// Every group of similar shots, near-identical copies and duplicates among the library's
     /// present assets (decided or not), in capture order of each group's newest member.
     package func similarGroups() throws -> [TidyGroupEntry] {
+        let groups = try similarShots()
+        let byID = try assets(groups.flatMap(\.members))
+        return groups.map { g in TidyGroupEntry(group: g, assets: g.members.compactMap { byID[$0] }) }
+    }
+
+    /// The groups of `similarGroups`, their members' ids only.
+    func similarShots() throws -> [SimilarGroup] {
         var q = AssetQuery()
         q.sort = .date
         q.reverse = true
-        let groups = SimilarShots.groups(try index.similarityKeys(matching: q))
-        let byID = try assets(groups.flatMap(\.members))
-        return groups.map { g in TidyGroupEntry(group: g, assets: g.members.compactMap { byID[$0] }) }
+        return SimilarShots.groups(try index.similarityKeys(matching: q))
     }
 }
 
 extension Tidy {
-    /// The session's items from `start` on, each with its present assets (an item whose files
-    /// all vanished is left out); `open` lists the assets this session has not decided yet.
-    /// With `limit`, the first `limit` items with an asset still open (what comes next).
-    package func items(of session: TidySession, from start: Int = 0, limit: Int? = nil) throws -> [TidyCurrent] {
+    /// The first `limit` items from `start` on with an asset this session has not decided yet
+    /// (`open`), each with its present assets: what comes next. (Every item from `start` on:
+    /// `forEachBatch`.)
+    package func items(of session: TidySession, from start: Int, limit: Int) throws -> [TidyCurrent] {
         var out: [TidyCurrent] = []
         var n = max(0, start)
-        while n < session.list.count, out.count < (limit ?? .max) {
-            let end = min(session.list.count, n + (limit.map { max(8, $0 * 2) } ?? 2000))
+        while n < session.list.count, out.count < limit {
+            let end = min(session.list.count, n + max(8, limit * 2))
             let items = try (n..<end).map { (index: $0, item: try session.item(at: $0)) }
             let byID = try assets(items.flatMap(\.item.members))
             for (i, item) in items {
                 let entry = TidyCurrent(index: i, item: item, assets: byID, session: session.state.session)
-                if let limit {
-                    if !entry.open.isEmpty, out.count < limit { out.append(entry) }
-                } else if !entry.assets.isEmpty {
-                    out.append(entry)
-                }
+                if !entry.open.isEmpty, out.count < limit { out.append(entry) }
             }
             n = end
         }

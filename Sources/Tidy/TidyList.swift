@@ -64,12 +64,20 @@ public struct TidyList: Sendable {
         self.starts = starts
     }
 
-    /// The item on line `n` (from 0), or nil when that line is damaged.
+    /// The item on line `n` (from 0), or nil when that line is damaged. Its words are cut from
+    /// the bytes at each space (an empty word, say of two spaces, is damage): a `tidy list` reads
+    /// every line of the session.
     public func item(at n: Int) -> TidyItem? {
         guard n >= 0, n < count else { return nil }
-        let line = data[starts[n]..<(starts[n + 1] - 1)]
-        guard let text = String(bytes: line, encoding: .utf8) else { return nil }
-        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var start = starts[n]
+        let end = starts[n + 1] - 1
+        // A good line is ASCII; one that is not UTF-8 is damaged as it stands.
+        if data[start..<end].contains(where: { $0 >= 0x80 }), String(bytes: data[start..<end], encoding: .utf8) == nil { return nil }
+        var words: [String] = []
+        for i in start...end where i == end || data[i] == 0x20 {
+            words.append(String(decoding: data[start..<i], as: UTF8.self))
+            start = i + 1
+        }
         guard let letter = words.first else { return nil }
         if letter == "a" {
             guard words.count == 2, let id = AssetID(words[1]) else { return nil }

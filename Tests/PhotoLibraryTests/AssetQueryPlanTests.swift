@@ -40,4 +40,27 @@ struct AssetQueryPlanTests {
         let plan = try plan(AssetQuery())
         #expect(plan.contains { $0.contains("(state=?)") }, "\(plan)")
     }
+
+    /// `assetsByID` (a tidy listing's batches) reads the ids through `json_each`: by their key,
+    /// every state, an id given twice or unknown changing nothing.
+    @Test func assetsByIDFindsEachGivenAssetByItsKeyInAnyState() throws {
+        let (library, index) = try WalkMergeTests.library(["a.jpg", "b.jpg", "c.jpg"])
+        _ = try Scanner(library: library, index: index).scan()
+        let all = try index.allAssets()
+        try #require(all.count == 3)
+        _ = try index.pool.write { db in
+            try db.execute(sql: "UPDATE asset SET state = 'trashed' WHERE id = ?", arguments: [all[1].id.rawValue])
+        }
+        let ids = [all[2].id, AssetID(), all[1].id, AssetID(trusted: "not \"stored\" \\ form"), all[2].id]
+        let byID = try index.assetsByID(ids)
+        #expect(Set(byID.keys) == [all[1].id, all[2].id])
+        #expect(byID[all[1].id]?.state == .trashed)
+        #expect(try index.assets(ids: ids).count == 2)
+        for id in byID.keys { #expect(byID[id] == (try index.asset(id: id))) }
+        #expect(try index.assetsByID([]).isEmpty)
+        let plan = try index.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Index.assetsByIDSQL, arguments: ["[]"]).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("(id=?)") }, "\(plan)")
+    }
 }

@@ -103,6 +103,42 @@ struct TidySessionFlowTests {
         }
     }
 
+    /// `tidy list` and `tidy similar` read their assets a batch at a time (issue 33): in batches
+    /// of 3 (2,000 in use) the same items, groups and companions as in one batch; of a listing
+    /// longer than a batch every pairing is read once, which must give each batch what the batch
+    /// alone finds.
+    @Test func listingsInBatchesAreTheWholeListings() throws {
+        let session = try Self.opened()
+        _ = try Tidy.start(session, .all)
+        let review = try Tidy.readable(session)
+        func items(batch: Int) throws -> (items: [[AssetID]], indexes: [Int], companions: [AssetID: String], batches: Int) {
+            var out: ([[AssetID]], [Int], [AssetID: String], Int) = ([], [], [:], 0)
+            try Tidy(reading: session).forEachBatch(of: review, from: 0, batch: batch) { items, companions in
+                out.0 += items.map { $0.assets.map(\.id) }
+                out.1 += items.map(\.index)
+                out.2.merge(companions) { a, _ in a }
+                out.3 += 1
+            }
+            return out
+        }
+        let whole = try items(batch: Tidy.listingBatch), small = try items(batch: 3)
+        #expect(whole.batches == 1 && small.batches > 2)
+        #expect(small.items == whole.items && small.indexes == whole.indexes && !whole.items.isEmpty)
+        #expect(small.companions == whole.companions && !whole.companions.isEmpty, "the sample library has Live Photos")
+        func groups(batch: Int) throws -> (groups: [[AssetID]], companions: [AssetID: String]) {
+            var out: ([[AssetID]], [AssetID: String]) = ([], [:])
+            try Tidy.forEachSimilarGroup(session, batch: batch) { groups, companions in
+                out.0 += groups.map { $0.assets.map(\.id) }
+                out.1.merge(companions) { a, _ in a }
+            }
+            return out
+        }
+        let allGroups = try groups(batch: Tidy.listingBatch), smallGroups = try groups(batch: 1)
+        #expect(smallGroups.groups == allGroups.groups && allGroups.groups.count > 1)
+        #expect(smallGroups.companions == allGroups.companions)
+        #expect(allGroups.groups == (try Tidy.similarGroups(session).groups.map { $0.assets.map(\.id) }))
+    }
+
     @Test func readingTakesNoWriterLock() throws {
         let session = try Self.opened()
         _ = try Tidy.start(session, .all)

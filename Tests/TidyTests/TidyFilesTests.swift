@@ -29,6 +29,29 @@ final class TidyFilesTests: XCTestCase {
         XCTAssertEqual((0..<4).map { list?.item(at: $0) == nil }, [true, true, true, true])
     }
 
+    /// Lines are cut at their spaces' bytes and ids kept in their stored form (issue 33: `tidy
+    /// list` reads every line of a session): an id in capitals still reads as the stored one; an
+    /// empty word, a trailing space, a byte that is not UTF-8 and a letter that is no hex digit
+    /// are damage, as before.
+    func testLinesAreCutAtTheirSpacesAndIdsReadInTheirStoredForm() throws {
+        let id = AssetID(), other = AssetID()
+        let g = SimilarShots.groupID([id, other])
+        var bytes = Data("shoebox-tidy-list 1 \(session)\na \(id.rawValue.uppercased())\na  \(id)\ns \(g) \(id)  \(other)\na \(id) \n".utf8)
+        bytes += Data("n \(g) \(id) \(other)\n".utf8)
+        bytes += Data("a ".utf8) + Data([0xFF]) + Data(id.rawValue.dropFirst().utf8) + Data("\n".utf8)
+        bytes += Data("a \(id.rawValue.dropLast())é\n".utf8)
+        let list = try XCTUnwrap(TidyList(bytes))
+        XCTAssertEqual(list.item(at: 0), .asset(id))
+        XCTAssertEqual((1...3).map { list.item(at: $0) == nil }, [true, true, true])
+        XCTAssertEqual(list.item(at: 4), .group(SimilarGroup(id: g, kind: .nearIdentical, members: [id, other])))
+        XCTAssertNil(list.item(at: 5), "not UTF-8")
+        XCTAssertNil(list.item(at: 6), "not a hex digit")
+        XCTAssertEqual(AssetID(id.rawValue)?.rawValue, id.rawValue)
+        XCTAssertEqual(AssetID(id.rawValue.uppercased())?.rawValue, id.rawValue)
+        XCTAssertNil(AssetID(String(id.rawValue.dropLast()) + "g"))
+        XCTAssertNil(AssetID(String(id.rawValue.dropLast())))
+    }
+
     func testAStateReadsBackAndDamagedOnesAreOneLine() throws {
         var state = TidyState(session: session, filter: .year(2024), startedAt: Date(timeIntervalSince1970: 1_700_000_000), items: 3, totalAssets: 4)
         let id = AssetID()

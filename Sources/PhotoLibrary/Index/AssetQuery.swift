@@ -166,6 +166,52 @@ extension Index {
         return out
     }
 
+    /// The assets of `ids` in any state, by id: `assets(ids:)` without its order, for a caller
+    /// that looks them up (a tidy listing's batch). No ORDER BY: SQLite then hands out each row as
+    /// it finds it by key instead of copying every row into a sorter first. The ids go in as one
+    /// JSON array (`json_each`) to one cached statement: a statement of 2,000 `?` made, parsed and
+    /// bound for every batch was 5 % of `tidy list --json`.
+    public func assetsByID(_ ids: [AssetID]) throws -> [AssetID: Asset] {
+        var out: [AssetID: Asset] = [:]
+        guard !ids.isEmpty else { return out }
+        out.reserveCapacity(ids.count)
+        let list = Index.jsonArray(ids)
+        try read { db in
+            let statement = try db.cachedStatement(sql: Index.assetsByIDSQL)
+            let rows = try Row.fetchCursor(statement, arguments: [list])
+            while let r = try rows.next() {
+                let a = try Index.asset(from: r)
+                out[a.id] = a
+            }
+        }
+        return out
+    }
+
+    /// Any state `AssetState` knows (as `assets(ids:)` asks), the ids from a JSON array, looked up
+    /// in the array's order (a listing's: its rows lie near each other) with no list of the ids
+    /// sorted first, as `id IN (…)` makes. The columns named by table: `json_each` has an `id`
+    /// and a `path` too.
+    static let assetsByIDSQL = """
+        SELECT \(Index.columns.split(separator: ", ").map { "asset.\($0)" }.joined(separator: ", "))
+        FROM json_each(?) AS wanted CROSS JOIN asset ON asset.id = wanted.value
+        WHERE +asset.state IN (\(AssetState.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")))
+        """
+
+    /// `ids` as a JSON array of strings (an id in its stored form needs no escaping).
+    static func jsonArray(_ ids: [AssetID]) -> String {
+        var text = "["
+        text.reserveCapacity(ids.count * 39 + 2)
+        for (n, id) in ids.enumerated() {
+            if n > 0 { text += "," }
+            if AssetID.isStoredForm(id.rawValue) {
+                text += "\""; text += id.rawValue; text += "\""
+            } else {
+                text += String(decoding: try! JSONEncoder().encode(id.rawValue), as: UTF8.self)
+            }
+        }
+        return text + "]"
+    }
+
     public func assets(matching query: AssetQuery) throws -> [Asset] {
         let (sql, args) = query.sql()
         // Through a cursor: `fetchAll` copied every row (its metadata text among it) before decoding.

@@ -5,7 +5,7 @@ import Foundation
 /// The bytes are those `encode(to:)` gives JSONEncoder: nil optionals of the asset written as
 /// `null`, those of the nested places and faces left out (synthesized `encodeIfPresent`).
 extension AssetJSON {
-    private static let sortedKeys = CodingKeys.allCases.sorted {
+    static let sortedKeys = CodingKeys.allCases.sorted {
         $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8)
     }
 
@@ -19,21 +19,45 @@ extension AssetJSON {
         }
     }
 
-    /// The asset as a whole object at `level` (a listing's element, `show`): nothing can add a
-    /// member to it, so its members go out in order with no record of where each one is.
-    func writeObject(_ writer: JSONStreamWriter, level: Int) throws {
+    /// A member a shape wrapping the asset adds to the asset's own (tidy's `decision`), and its
+    /// place among them in key order.
+    package struct Extra: Sendable {
+        let key: String
+        /// How many of the asset's keys sort before it.
+        let position: Int
+
+        package init(key: String) {
+            precondition(!AssetJSON.sortedKeys.contains { $0.rawValue == key }, "\(key) is a member of the asset shape")
+            self.key = key
+            position = AssetJSON.sortedKeys.count(where: { JSONMemberLog.precedes($0.rawValue, key) })
+        }
+    }
+
+    /// The asset as a whole object at `level` (a listing's element, `show`), with `extra`'s member
+    /// (valued `value`) in its place when given: nothing else can add a member to it, so its
+    /// members go out in order with no record of where each one is.
+    func writeObject(_ writer: JSONStreamWriter, level: Int, extra: Extra? = nil, value: String? = nil) throws {
         let m = level + 1
         let prefixes = m < AssetJSON.prefixes.count ? AssetJSON.prefixes[m] : nil
         var w = JSONBytes()
         swap(&w, &writer.out)
         defer { swap(&w, &writer.out) }
         w.bytes.append(UInt8(ascii: "{"))
+        var first = true
+        func writeExtra(at i: Int) {
+            guard let extra, extra.position == i else { return }
+            w.memberPrefix(extra.key, level: m, first: first)
+            w.optionalString(value)
+            first = false
+        }
         for (i, key) in AssetJSON.sortedKeys.enumerated() {
-            if i > 0, let prefixes {
+            writeExtra(at: i)
+            if !first, let prefixes {
                 w.bytes.append(contentsOf: prefixes[i])
             } else {
-                w.memberPrefix(key.rawValue, level: m, first: i == 0)
+                w.memberPrefix(key.rawValue, level: m, first: first)
             }
+            first = false
             if key == .score_detail, let score_detail {
                 swap(&w, &writer.out)
                 defer { swap(&w, &writer.out) }
@@ -42,7 +66,18 @@ extension AssetJSON {
                 try write(key, &w, level: m)
             }
         }
+        writeExtra(at: AssetJSON.sortedKeys.count)
         w.close(UInt8(ascii: "}"), level: level)
+    }
+
+    /// The asset with `extra`'s member as the whole value `encoder` encodes, written at once when
+    /// `encoder` is `JSONStreamWriter`'s (true); false for any other encoder, which the caller
+    /// gives the members one by one.
+    package func writeWhole(to encoder: any Encoder, adding extra: Extra, _ value: String?) throws -> Bool {
+        guard let node = encoder as? JSONStreamNode else { return false }
+        node.beginSingle()
+        try writeObject(node.writer, level: node.level, extra: extra, value: value)
+        return true
     }
 
     /// Adds the asset's members to the object `node` is writing (a wrapper such as the tidy shape

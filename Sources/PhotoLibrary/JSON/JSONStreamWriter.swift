@@ -139,7 +139,22 @@ struct JSONBytes {
 
     mutating func bool(_ v: Bool) { plain(v ? "true" : "false") }
 
-    mutating func integer<T: BinaryInteger>(_ v: T) { plain(String(v)) }
+    /// Digits straight into the bytes (`String(v)` made a string for each of a listing's numbers:
+    /// 2 % of `tidy list --json`); `String`'s digits for an integer wider than 64 bits.
+    mutating func integer<T: BinaryInteger>(_ v: T) {
+        guard let n = Int64(exactly: v) else { return plain(String(v)) }
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        var m = n.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+            } while m > 0
+            bytes.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[i...]))
+        }
+    }
 
     mutating func double(_ v: Double) throws {
         guard v.isFinite else {

@@ -8,8 +8,30 @@ public struct AssetID: Hashable, Comparable, Codable, Sendable, CustomStringConv
     public init() { rawValue = UUID().uuidString.lowercased() }
 
     public init?(_ string: String) {
+        // Nearly every id read (a tidy list's 100,000, a sidecar's) is already in its stored form:
+        // kept as it is. `UUID(uuidString:)` (sscanf, then snprintf for the text) for the others.
+        if AssetID.isStoredForm(string) {
+            rawValue = string
+            return
+        }
         guard let uuid = UUID(uuidString: string) else { return nil }
         rawValue = uuid.uuidString.lowercased()
+    }
+
+    /// 8-4-4-4-12 lower-case hex digits: what `UUID(uuidString:)` reads and `rawValue` writes back unchanged.
+    static func isStoredForm(_ string: String) -> Bool {
+        var s = string
+        return s.withUTF8 { u in
+            guard u.count == 36 else { return false }
+            for (i, c) in u.enumerated() {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    if c != UInt8(ascii: "-") { return false }
+                } else if !((c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f"))) {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// Trusted values from the index or a sidecar this process wrote.

@@ -55,15 +55,22 @@ public enum SimilarShots {
         linkDuplicates(keys, &sets)
         linkByTime(keys, &sets)
         linkUndatedCopies(keys, &sets)
-        var members: [Int: [Int]] = [:]
-        var order: [Int] = []
-        for i in keys.indices {
-            let root = sets.find(i)
-            if members[root] == nil { order.append(root) }
-            members[root, default: []].append(i)
+        // Members of each set of two or more, sets in the order of their first member: flat
+        // arrays by root (a dictionary of an array per asset was most of the grouping's time).
+        let roots = keys.indices.map { sets.find($0) }
+        var sizes = [Int](repeating: 0, count: keys.count)
+        for r in roots { sizes[r] += 1 }
+        var slot = [Int](repeating: -1, count: keys.count)
+        var members: [[Int]] = []
+        for (i, r) in roots.enumerated() where sizes[r] > 1 {
+            if slot[r] < 0 {
+                slot[r] = members.count
+                members.append([])
+                members[slot[r]].reserveCapacity(sizes[r])
+            }
+            members[slot[r]].append(i)
         }
-        return order.compactMap { root in
-            guard let m = members[root], m.count > 1 else { return nil }
+        return members.map { m in
             let ranked = m.map { keys[$0] }.sorted(by: isBetter)
             return SimilarGroup(id: groupID(ranked.map(\.id)), kind: kind(of: ranked), members: ranked.map(\.id))
         }
@@ -100,8 +107,9 @@ public enum SimilarShots {
 
     private static func linkDuplicates(_ keys: [SimilarityKey], _ sets: inout DisjointSets) {
         var first: [String: Int] = [:]
-        for (i, k) in keys.enumerated() {
-            if let j = first[k.sha256] { sets.union(i, j) } else { first[k.sha256] = i }
+        first.reserveCapacity(keys.count)
+        for i in keys.indices {
+            if let j = first.updateValue(i, forKey: keys[i].sha256) { sets.union(i, j) }
         }
     }
 
@@ -144,7 +152,8 @@ public enum SimilarShots {
     public static func groupID(_ ids: [AssetID]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for id in ids.map(\.rawValue).sorted() {
-            for byte in id.utf8 + [0] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            hash = hash &* 0x0000_0100_0000_01b3  // the 0 ending each id
         }
         let hex = String(hash, radix: 16)
         return "g" + String(repeating: "0", count: 16 - hex.count) + hex

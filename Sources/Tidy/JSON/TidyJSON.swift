@@ -14,7 +14,13 @@ public struct TidyAssetJSON: PublicJSONShape, Sendable {
 
     enum CodingKeys: String, CodingKey { case decision }
 
+    /// `decision`'s place among the asset's members.
+    static let decisionMember = AssetJSON.Extra(key: CodingKeys.decision.stringValue)
+
     public func encode(to encoder: any Encoder) throws {
+        // The streaming writer: the asset and `decision` written in key order at once (given one
+        // after the other, every asset's 39 members were put in order again).
+        if try asset.writeWhole(to: encoder, adding: Self.decisionMember, decision) { return }
         try asset.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(decision, forKey: .decision)
