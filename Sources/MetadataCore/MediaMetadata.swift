@@ -222,6 +222,13 @@ public enum ISOText {
 
     /// `n` as printf's `%0<width>d` writes it: zero-padded to `width` characters, a minus sign included.
     public static func appendPadded(_ n: Int, width: Int, to b: inout [UInt8]) {
+        // Months, days, hours …: two digits by constant divisors (listings write two or three
+        // dates per asset; the loop's divisions by a variable were 2 % of `tidy list --json`).
+        if width == 2, n >= 0, n < 100 {
+            b.append(UInt8(ascii: "0") + UInt8(n / 10))
+            b.append(UInt8(ascii: "0") + UInt8(n % 10))
+            return
+        }
         let m = n.magnitude
         var count = 1, power: UInt = 1
         while m / power >= 10 { power *= 10; count += 1 }

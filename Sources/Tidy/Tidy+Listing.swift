@@ -39,7 +39,7 @@ extension Tidy {
             let batch = groups[n..<min(groups.count, n + size)]
             let byID = try tidy.assets(batch.flatMap(\.members))
             let entries = batch.map { g in TidyGroupEntry(group: g, assets: g.members.compactMap { byID[$0] }) }
-            try body(entries, try companions(entries.flatMap(\.assets)))
+            try body(entries, try companions(entries.map(\.assets)))
             n += size
         }
     }
@@ -53,23 +53,33 @@ extension Tidy {
         var n = 0
         while n < lines.count {
             let batch = lines[n..<min(lines.count, n + size)]
-            let byID = try assets(batch.flatMap(\.item.members))
-            let entries = batch.map { TidyCurrent(index: $0.index, item: $0.item, assets: byID, session: session.state.session) }
-                .filter { !$0.assets.isEmpty }
-            try body(entries, try companions(entries.flatMap(\.assets)))
+            let ids = batch.flatMap(\.item.members)
+            var byID = try assets(ids)
+            // Every id found and none twice: each asset is moved out to its item, not copied.
+            let once = byID.count == ids.count
+            var entries: [TidyCurrent] = []
+            entries.reserveCapacity(batch.count)
+            for line in batch {
+                let entry = TidyCurrent(index: line.index, item: line.item, assets: &byID, moving: once, session: session.state.session)
+                if !entry.assets.isEmpty { entries.append(entry) }
+            }
+            try body(entries, try companions(entries.map(\.assets)))
             n += size
         }
     }
 
-    /// The companions of a listing's assets batch by batch, as `companions(of:)` finds them for
-    /// the whole listing: of a long one every pairing of the library is read once (one query over
-    /// the few companion rows) instead of once a batch.
-    func companionFinder(members: Int, batch: Int) throws -> ([Asset]) throws -> [AssetID: String] {
-        guard members > batch else { return { try self.companions(of: $0) } }
+    /// The companions of a listing's assets batch by batch (given item by item: not copied into
+    /// one array), as `companions(of:)` finds them for the whole listing: of a long one every
+    /// pairing of the library is read once (one query over the few companion rows) instead of
+    /// once a batch.
+    func companionFinder(members: Int, batch: Int) throws -> ([[Asset]]) throws -> [AssetID: String] {
+        guard members > batch else { return { try self.companions(of: Array($0.joined())) } }
         let every = try index.companions(of: nil)
-        return { assets in
+        return { items in
             var out: [AssetID: String] = [:]
-            for a in assets where Companion.canHave(a) { out[a.id] = every[a.id] }
+            for assets in items {
+                for a in assets where Companion.canHave(a) { out[a.id] = every[a.id] }
+            }
             return out
         }
     }

@@ -14,25 +14,38 @@ public struct TidyCurrent: Sendable {
     public var index: Int
     public var item: TidyItem
     public var assets: [Asset]
-    public var open: [AssetID]
+    /// The session whose marks count as decided here.
+    let session: String
+
+    /// The present members not yet decided in this session. Worked out when asked (a listing
+    /// never asks: an array per item was one allocation and one free per item of 100,000).
+    public var open: [AssetID] {
+        assets.compactMap { $0.tidyMark?.session != session ? $0.id : nil }
+    }
 
     /// Item `index` of `session` from its members' records (`byID`, any state).
     init(index: Int, item: TidyItem, assets byID: [AssetID: Asset], session: String) {
+        var byID = byID
+        self.init(index: index, item: item, assets: &byID, moving: false, session: session)
+    }
+
+    /// The same, its members' records taken out of `byID` when `moving` (a listing's batch, where
+    /// no other item asks for them: each asset's strings and arrays are then not retained once
+    /// more for the copy and released again with the batch).
+    init(index: Int, item: TidyItem, assets byID: inout [AssetID: Asset], moving: Bool, session: String) {
         self.index = index
         self.item = item
+        self.session = session
         // One pass, each asset copied once (a listing makes 100,000 of these: `compactMap` then
         // `filter` copied every asset twice and made two arrays).
         let members = item.members
         var assets: [Asset] = []
-        var open: [AssetID] = []
         assets.reserveCapacity(members.count)
         for id in members {
-            guard let a = byID[id], a.state == .present else { continue }
-            if a.tidyMark?.session != session { open.append(a.id) }
+            guard let a = moving ? byID.removeValue(forKey: id) : byID[id], a.state == .present else { continue }
             assets.append(a)
         }
         self.assets = assets
-        self.open = open
     }
 }
 

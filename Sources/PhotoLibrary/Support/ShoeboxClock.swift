@@ -38,7 +38,19 @@ public enum ShoeboxClock {
     /// in UTC). By hand with localtime_r: listings print two per asset, and a Foundation
     /// formatter per call costs more than the rest of the row.
     public static func localISO8601(_ date: Date) -> String {
-        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        let t = time_t(date.timeIntervalSince1970.rounded(.down))
+        // The last second written, again: a listing's `first_seen` are the seconds of a scan,
+        // thousands of assets each (localtime_r and the string were 3 % of `tidy list --json`).
+        if let hit = lastLocal.withLock({ $0.t == t ? $0.text : nil }) { return hit }
+        let text = localISO8601(seconds: t)
+        lastLocal.withLock { $0 = (t, text) }
+        return text
+    }
+
+    private static let lastLocal = LockedValue<(t: time_t, text: String)>((time_t.min, ""))
+
+    private static func localISO8601(seconds: time_t) -> String {
+        var t = seconds
         var tm = tm()
         localtime_r(&t, &tm)
         let offset = Int(tm.tm_gmtoff)
@@ -47,5 +59,19 @@ public enum ShoeboxClock {
         ISOText.appendDateTime(tm, to: &b)
         if offset == 0 { b.append(UInt8(ascii: "Z")) } else { ISOText.appendOffset(offset, to: &b) }
         return String(decoding: b, as: UTF8.self)
+    }
+}
+
+/// A value behind a lock, for the few caches shared by every thread.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

@@ -45,6 +45,10 @@ public struct TidyGroupJSON: PublicJSONShape, Sendable {
     /// In the order the output sorts them: the writer then has no member to move (moving
     /// `kind` before `items` copied every group's assets once more).
     public func encode(to encoder: any Encoder) throws {
+        let items = items
+        if try AssetJSON.writeWhole(to: encoder, strings: [("group", group), ("kind", kind)], array: "items", at: 1,
+                                    count: items.count, extra: TidyAssetJSON.decisionMember,
+                                    { (items[$0].asset, items[$0].decision) }) { return }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(group, forKey: .group)
         try c.encode(items, forKey: .items)
