@@ -2,6 +2,7 @@
 // offsets, ISO 8601, UTC offsets, ISO 6709 positions, XMP GPS degrees. The input is up to three
 // NUL-separated strings (EXIF date, SubSecTime, OffsetTime); the others read it whole.
 @testable import Metadata
+@testable import MetadataCore  // DateText, ISO6709 and the sniff live in the codec-free core
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

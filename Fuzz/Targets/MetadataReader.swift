@@ -3,6 +3,7 @@
 // Checked besides "no crash" (FuzzSupport): every failure is a MetadataError of one line of
 // printable text, as the scan prints it on stderr next to the file's name.
 @testable import Metadata
+@testable import MetadataCore  // DateText, ISO6709 and the sniff live in the codec-free core
 import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
