@@ -118,8 +118,8 @@ extension AlbumLinker {
     /// Finds `album`'s folder as it should be, by its stamp or by reading it, or writes it.
     /// Returns when it was verified and its digest; nil when it could not be written.
     /// A new folder (every album of a first scan) is written a batch of entries at a time, its
-    /// digest hashed as they go; only a folder that exists and must be compared link by link has
-    /// the whole album's entries made at once.
+    /// digest hashed as they go; an existing folder is first checked a batch at a time
+    /// (`exactDigest`), and only one that differs has the whole album's entries made at once.
     func verifyOrWrite(_ album: GeneratedAlbum, stamp last: FolderStamp?, _ report: inout AlbumSyncReport) throws -> Verification? {
         report.albumsComputed += 1
         var digest: String?
@@ -131,10 +131,15 @@ extension AlbumLinker {
         }
         let problems = report.problems.count
         let at = Date().timeIntervalSince1970
-        if let existing = try readFolder(album.path) {
-            let folder = album.folder()
-            digest = digest ?? AlbumLinker.digest(folder)
-            if try write(folder, existing: existing, &report) { report.foldersWritten += 1 }
+        if let open = try openFolder(album.path) {
+            if let exact = exactDigest(of: album, in: open) {
+                digest = exact
+            } else {
+                let folder = album.folder()
+                digest = digest ?? AlbumLinker.digest(folder)
+                let existing = (open, read(open, depth: AlbumLinker.depth(of: album.path)))
+                if try write(folder, existing: existing, &report) { report.foldersWritten += 1 }
+            }
         } else {
             let hashed = AlbumDigest()
             try rebuild(album.path, replacing: nil, &report) { build, report in
