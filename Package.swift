@@ -204,7 +204,7 @@ let package = Package(
         // -static-stdlib alone leaves Foundation's C parts and ICU unresolved), so the loader maps
         // 8 libraries instead of 22 — half of an everyday command's CPU (docs/BENCHMARKS.md).
         // Linked by lld with packed relative relocations (gold cannot): 17 KB of relocations the
-        // loader reads at start instead of 2.1 MB, ~2–3.5 MB less resident per command.
+        // loader reads at start instead of 2.1 MB: 1.5–3 MB less resident per command.
         .executableTarget(name: "shoebox", dependencies: [
             "ShoeboxCommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
