@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How long the everyday commands take to start (issue 33), beside `sqlite3 :memory: 'select 1'`.
 
-    bench/startup.py [--quick] [--runs R] [--json OUT] [--row]
+    bench/startup.py [--quick] [--runs R] [--json OUT] [--row] [--before OTHER_SHOEBOX]
 
 On a scanned copy of sample-library/ (a tidy session started, one tracker project), hyperfine
 times in one run (-N: no shell; 3 warm-ups; R runs, default 30, --quick 15):
@@ -12,6 +12,8 @@ times in one run (-N: no shell; 3 warm-ups; R runs, default 30, --quick 15):
     cost before the split).
 Peak RSS of each: GNU time's maximum resident set size, median of 5. Goals: each everyday
 command ≤ 12× sqlite3's time and < 20 ms, < 25 MB. Release build (bench/run builds it).
+--before OTHER_SHOEBOX: the everyday commands of another build too, in the same hyperfine run
+(keys "before: …" in the JSON; the row is this build's): a change's before and after.
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
@@ -71,6 +73,8 @@ def measure(a):
         }
         commands = {"sqlite3": ["sqlite3", ":memory:", "select 1"], **everyday,
                     "shoebox-pixels --version": [pixels, "--version"]}
+        if a.before:
+            commands.update({f"before: {n}": [a.before, *c[1:]] for n, c in everyday.items()})
         out = os.path.join(work, "hyperfine.json")
         cmdlines = [" ".join(f"'{w}'" if " " in w else w for w in c) for c in commands.values()]
         subprocess.run(["hyperfine", "-N", "--warmup", "3", "--runs", str(a.runs), "--export-json", out, *cmdlines],
@@ -106,6 +110,7 @@ def main():
     ap.add_argument("--runs", type=int)
     ap.add_argument("--json")
     ap.add_argument("--row", action="store_true")
+    ap.add_argument("--before", help="another build's shoebox, measured in the same run")
     a = ap.parse_args()
     a.runs = a.runs or (15 if a.quick else 30)
     r = measure(a)

@@ -37,7 +37,7 @@ struct AlbumList: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let session = try options.session()
+            let session = try options.session(forReading: true)
             let (library, index) = (session.library, session.index)
             let albums = try AlbumLinker(library: library, index: index).desired()
             if output.json { return try output.print(albums.map(AlbumSummaryJSON.init)) }
@@ -65,7 +65,7 @@ struct AlbumShow: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let session = try options.session()
+            let session = try options.session(forReading: true)
             let (library, index) = (session.library, session.index)
             let album = try AlbumLinker(library: library, index: index).find(name)
             if output.json { return try output.print(AlbumJSON(album)) }

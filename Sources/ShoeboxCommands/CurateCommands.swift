@@ -47,7 +47,7 @@ package struct CurateList: ParsableCommand {
 
     package func run() throws {
         try reportingErrors {
-            let entries = try Curation.list(try options.session())
+            let entries = try Curation.list(try options.session(forReading: true))
             if output.json { return try output.print(entries.map(CurationItemJSON.init)) }
             if entries.isEmpty { return Terminal.message("The curation list is empty; \(CurationRemedy.addPhotos.commandHint).") }
             let width = String(entries.count).count

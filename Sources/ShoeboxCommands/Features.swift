@@ -11,8 +11,10 @@ package enum Features {
 
 extension LibraryOptions {
     /// The library `--library` names (else `$SHOEBOX_LIBRARY`, else the enclosing one) opened with
-    /// every feature; messages about files a change met on the way go to stderr.
-    package func session() throws -> LibrarySession {
-        try LibrarySession.locate(explicit: library, features: Features.all, log: { Terminal.message($0) })
+    /// every feature; messages about files a change met on the way go to stderr. `forReading`:
+    /// for the commands that only read (in the common case), which then write nothing to the
+    /// index (`LibrarySession.init`).
+    package func session(forReading: Bool = false) throws -> LibrarySession {
+        try LibrarySession.locate(explicit: library, features: Features.all, forReading: forReading, log: { Terminal.message($0) })
     }
 }

@@ -50,7 +50,7 @@ package struct List: ParsableCommand {
 
     package func run() throws {
         try reportingErrors {
-            let index = try options.session().index
+            let index = try options.session(forReading: true).index
             var q = AssetQuery()
             q.sort = sort
             q.reverse = reverse
@@ -231,7 +231,7 @@ package struct Show: ParsableCommand {
 
     package func run() throws {
         try reportingErrors {
-            let index = try options.session().index
+            let index = try options.session(forReading: true).index
             let a = try index.resolve(asset)
             let live = try index.liveVideos(for: [a.id])[a.id]
             if output.json { return try output.print(AssetJSON(a, liveVideo: live)) }

@@ -123,7 +123,7 @@ struct TidyStatusCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let session = try options.session()
+            let session = try options.session(forReading: true)
             let status = try Tidy.snapshot(session, countingUnreviewed: true).status
             if output.json { return try output.print(TidyStatusJSON(status)) }
             TidyText.analysisHint(session)
@@ -144,7 +144,7 @@ struct TidyNext: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let shown = try Tidy.snapshot(options.session())
+            let shown = try Tidy.snapshot(options.session(forReading: true))
             if output.json { return try output.print(TidyNextJSON(item: shown.item, status: TidyStatusJSON(shown.status))) }
             TidyText.show(shown)
         }
@@ -161,7 +161,7 @@ struct TidyListCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let session = try options.session()
+            let session = try options.session(forReading: true)
             if output.json {
                 return try output.printArray { element in
                     try Tidy.forEachItem(session, all: all) { batch, companions in

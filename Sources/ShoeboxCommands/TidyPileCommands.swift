@@ -8,7 +8,7 @@ import Tidy
 private func printPile(_ decision: TidyDecision, _ options: LibraryOptions, _ output: JSONOutput,
                        none: String, summary: (Int, Int64) -> String) throws {
     try reportingErrors {
-        let pile = try Tidy.pile(options.session(), decision)
+        let pile = try Tidy.pile(options.session(forReading: true), decision)
         if output.json { return try output.print(pile.assets.map { TidyAssetJSON($0, liveVideo: pile.companions[$0.id]) }) }
         if !pile.assets.isEmpty { Terminal.out(pile.assets.map { TidyText.line($0) }.joined(separator: "\n")) }
         Terminal.message(pile.assets.isEmpty ? none : summary(pile.assets.count, pile.bytes))
@@ -24,7 +24,7 @@ struct TidySimilar: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let session = try options.session()
+            let session = try options.session(forReading: true)
             if output.json {
                 return try output.printArray { element in
                     try Tidy.forEachSimilarGroup(session) { batch, companions in

@@ -30,8 +30,9 @@ package struct TrackerCommand: ParsableCommand {
 }
 
 /// Opens the library's tracker on a session; integrity findings go to stderr, one line each.
-func openTracker(_ options: LibraryOptions) throws -> Tracker {
-    Tracker(session: try options.session(), note: { Terminal.message("shoebox: warning: \(TrackerStore.path): " + $0.commandLine) })
+/// `forReading`: for the commands that only read (`LibraryOptions.session(forReading:)`).
+func openTracker(_ options: LibraryOptions, forReading: Bool = false) throws -> Tracker {
+    Tracker(session: try options.session(forReading: forReading), note: { Terminal.message("shoebox: warning: \(TrackerStore.path): " + $0.commandLine) })
 }
 
 /// Prints `shape` as JSON, or `line` for people.
@@ -95,7 +96,7 @@ struct TrackerProject: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let projects = try openTracker(options).projects()
+                let projects = try openTracker(options, forReading: true).projects()
                 if output.json { return try output.print(projects) }
                 if projects.isEmpty { return Terminal.message("No project yet; `shoebox tracker project add --game-system SYSTEM --army ARMY` makes one.") }
                 var heading = ""
@@ -116,7 +117,7 @@ struct TrackerProject: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let (p, minis) = try openTracker(options).project(id)
+                let (p, minis) = try openTracker(options, forReading: true).project(id)
                 if output.json { return try output.print(p) }
                 Terminal.out(describeProject(p))
                 for m in minis { Terminal.out("  " + describeMini(m)) }
@@ -187,7 +188,7 @@ struct TrackerMini: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let minis = try openTracker(options).miniatures(ofProject: project)
+                let minis = try openTracker(options, forReading: true).miniatures(ofProject: project)
                 if output.json { return try output.print(minis) }
                 if minis.isEmpty { return Terminal.message("No miniature yet; `shoebox tracker mini add PROJECT --name NAME --type troop|character` adds one.") }
                 Terminal.out(minis.map(describeMini).joined(separator: "\n"))
@@ -203,7 +204,7 @@ struct TrackerMini: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let m = try openTracker(options).miniature(id)
+                let m = try openTracker(options, forReading: true).miniature(id)
                 if output.json { return try output.print(m) }
                 Terminal.out(describeMini(m))
                 for s in m.history { Terminal.out("  \(s.at)  \(s.progress.rawValue)") }

@@ -40,7 +40,7 @@ struct TrackerRecipe: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let recipes = try openTracker(options).recipes(ofType: type)
+                let recipes = try openTracker(options, forReading: true).recipes(ofType: type)
                 if output.json { return try output.print(recipes) }
                 if recipes.isEmpty { return Terminal.message("No recipe" + (type.map { " for \($0.rawValue)s" } ?? "") + ".") }
                 Terminal.out(recipes.map(TrackerRecipe.describe).joined(separator: "\n"))
@@ -56,7 +56,7 @@ struct TrackerRecipe: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let r = try openTracker(options).recipe(id)
+                let r = try openTracker(options, forReading: true).recipe(id)
                 if output.json { return try output.print(r) }
                 Terminal.out(TrackerRecipe.describe(r))
                 for (i, s) in r.steps.enumerated() { Terminal.out("  \(i + 1). \(s)") }
@@ -173,7 +173,7 @@ struct TrackerPhotoCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let photos = try openTracker(options).photos(ofMini: mini)
+                let photos = try openTracker(options, forReading: true).photos(ofMini: mini)
                 if output.json { return try output.print(photos) }
                 if photos.isEmpty { return Terminal.message("No photo of this miniature; `shoebox tracker photo add MINI FILE|ASSET` adds one.") }
                 Terminal.out(photos.map(TrackerPhotoCommand.describe).joined(separator: "\n"))

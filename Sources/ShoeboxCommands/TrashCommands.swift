@@ -68,7 +68,7 @@ struct TrashList: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let items = try options.session().trashItems { Terminal.error($0) }
+            let items = try options.session(forReading: true).trashItems { Terminal.error($0) }
             if output.json { return try output.print(items.map(TrashItemJSON.init)) }
             if items.isEmpty {
                 Terminal.message("Recently Deleted is empty.")

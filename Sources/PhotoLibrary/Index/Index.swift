@@ -5,16 +5,29 @@ import MetadataCore
 /// The SQLite index (`.shoebox/index.sqlite`, WAL): a cache of the sidecars and the files,
 /// shaped for queries. `shoebox rebuild` can always recreate it.
 public final class Index: @unchecked Sendable {
-    /// A `DatabasePool` normally; a read-only `DatabaseQueue` when the library cannot be written.
-    package let pool: any DatabaseWriter
+    /// The connection reads and writes go through, connected as needed (`connection(forWriting:)`):
+    /// a `DatabasePool` once opened for writing; a `DatabaseQueue` while opened for reading or
+    /// when the library cannot be written.
+    package var pool: any DatabaseWriter {
+        get throws { try connection(forWriting: false) }
+    }
+    private var opened: (any DatabaseWriter)?
+    /// Whether `opened` is the read-write pool (created, migrated, `synchronous = FULL`).
+    private var openedForWriting = false
+    /// Guards `opened` and `openedForWriting`: the web server uses an index from several threads.
+    private let connecting = NSLock()
     let library: Library
     /// Set when the index was opened read-only because the library cannot be written (read-only
     /// mount, full disk): reads work, and the first write fails with `readOnlyReason`.
     public let readOnlyReason: ShoeboxError?
     /// The index file, relative to the library.
     let relativePath: String
+    /// The index file (messages, existence).
+    let url: URL
+    /// The connections' settings (`Index.configuration()`).
+    let configuration: Configuration
     /// SQLite's file calls on the library confined for the index's whole life (the pool opens
-    /// reader connections as they are needed). Declared after `pool`, so released after it.
+    /// reader connections as they are needed). Declared after `opened`, so released after it.
     private let confinement: ConfinedSQLite
     /// The path SQLite was given for the index (below the library folder's real path).
     var sqlitePath: String { confinement.path(relativePath) }
@@ -25,88 +38,82 @@ public final class Index: @unchecked Sendable {
     /// The feature tables and indexes this index was opened with (migrated on open).
     package let schema: IndexSchema
 
-    package init(library: Library, path: URL? = nil, schema: IndexSchema = .core) throws {
+    /// Opens the index for writing: created and migrated as needed. `forReading` (a command that
+    /// reads): nothing is opened until the first read, which connects without writing a byte;
+    /// the first write connects for writing (`Index+Opening.swift`).
+    package init(library: Library, path: URL? = nil, schema: IndexSchema = .core, forReading: Bool = false) throws {
         self.library = library
         self.schema = schema
-        let url = path ?? library.indexURL
+        url = path ?? library.indexURL
         relativePath = LibraryLayout.stateFolder + "/" + url.lastPathComponent
         // SQLite opens by path: the folder and files on the way must be Shoebox's own, not links
         // to somewhere else, or its -wal and -shm files would be written there.
         try OwnedPaths.checkIndexFiles(library, named: url.lastPathComponent)
         confinement = try ConfinedSQLite(library)
-        let sqlitePath = confinement.path(relativePath)
-        var config = Configuration()
-        // A CLI command run while `watch` writes must wait its turn, not fail with "database is locked".
-        config.busyMode = .timeout(15)
-        config.label = "shoebox-index"
-        // `list --place reykjavik` finds "Reykjavík": SQLite's NOCASE folds ASCII case only.
-        config.prepareDatabase { db in
-            db.add(function: Index.fold)
-            // 16 MB of pages per connection rather than SQLite's 2 MB: a listing of 100,000 assets
-            // read the same index pages again and again through `pread` (~1 s of system time in
-            // `tidy similar`). Pages are only held as they are read: a small library uses little.
-            try db.execute(sql: "PRAGMA cache_size = -16384")
-        }
+        configuration = Index.configuration()
         // A library that cannot be written (read-only mount, full disk) is read through a
         // read-only connection from the start: SQLite may open a WAL database "for writing" on
         // a read-only mount and fail only at the first write.
         if let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) {
-            pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, because: problem)
+            opened = try Index.openReadOnly(URL(fileURLWithPath: confinement.path(relativePath)), config: configuration, because: problem)
             readOnlyReason = problem
-        } else {
-            do {
-                let writable = try DatabasePool(path: sqlitePath, configuration: config)
-                // GRDB sets `synchronous = NORMAL` on a WAL database: a commit not flushed, which a
-                // power cut can take back after the batch's replay record is gone (docs/RELIABILITY.md,
-                // "A scan's batch", step 4). FULL flushes the WAL at each commit: one flush a batch.
-                try writable.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-                try schema.migrator.migrate(writable)
-                pool = writable
-                readOnlyReason = nil
-            } catch {
-                if let damage = IndexDamage.diagnose(error, index: url, library: library) { throw damage }
-                // Opening a WAL database for writing writes (the -wal and -shm files, a migration
-                // check). When that fails because the disk just filled, reading is still worth having.
-                guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
-                    throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
-                }
-                pool = try Index.openReadOnly(URL(fileURLWithPath: sqlitePath), config: config, because: problem)
-                readOnlyReason = problem
+            return
+        }
+        if forReading {
+            readOnlyReason = nil
+            return
+        }
+        do {
+            opened = try Index.openForWriting(confinement.path(relativePath), configuration, schema: schema)
+            openedForWriting = true
+            readOnlyReason = nil
+        } catch {
+            if let damage = IndexDamage.diagnose(error, index: url, library: library) { throw damage }
+            // Opening a WAL database for writing writes (the -wal and -shm files, a migration
+            // check). When that fails because the disk just filled, reading is still worth having.
+            guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
+                throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
             }
+            opened = try Index.openReadOnly(URL(fileURLWithPath: confinement.path(relativePath)), config: configuration, because: problem)
+            readOnlyReason = problem
         }
     }
 
-    /// `mode=ro` reads the WAL through an existing -shm (a crash may have left committed pages
-    /// there); when those files are gone the WAL was checkpointed, and `immutable=1` needs neither.
-    /// Both are SQLite URIs: Debian's SQLite is built with SQLITE_USE_URI.
-    static func openReadOnly(_ url: URL, config base: Configuration, because problem: ShoeboxError) throws -> DatabaseQueue {
-        var config = base
-        config.readonly = true
-        let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? url.path
-        var lastError: (any Error)?
-        for mode in ["mode=ro", "immutable=1"] {
-            do {
-                let queue = try DatabaseQueue(path: "file:\(encoded)?\(mode)", configuration: config)
-                // The core's tables must be current; a feature's index that was never made (a
-                // library never tidied, read from a read-only mount) only makes its queries slower.
-                guard try queue.read({ db in try IndexSchema.core.migrator.hasCompletedMigrations(db) }) else {
-                    throw ShoeboxError(problem.code, problem.message + "; the index needs an upgrade that cannot be written now")
-                }
-                return queue
-            } catch let e as ShoeboxError {
-                throw e
-            } catch {
-                lastError = error
+    /// The connection to read (`forWriting: false`) or write through: an index opened for
+    /// reading connects for reading at its first read and for writing at its first write (reads
+    /// then go through the writer's pool, which sees the writes).
+    private func connection(forWriting: Bool) throws -> any DatabaseWriter {
+        connecting.lock()
+        defer { connecting.unlock() }
+        if let opened, openedForWriting || !forWriting || readOnlyReason != nil { return opened }
+        do {
+            if !forWriting, let reader = try openForReading() {
+                opened = reader
+                return reader
             }
+            // The reader closes first: SQLite removes the -wal and -shm files of a checkpointed
+            // index when its last connection closes, not while a reader keeps them.
+            opened = nil
+            if let problem = library.writeProblem { throw problem }
+            let writer = try Index.openForWriting(sqlitePath, configuration, schema: schema)
+            (opened, openedForWriting) = (writer, true)
+            return writer
+        } catch let e as ShoeboxError {
+            throw e
+        } catch {
+            if let damage = IndexDamage.diagnose(error, index: url, library: library) { throw damage }
+            throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
         }
-        throw ShoeboxError(problem.code, problem.message + "; the index cannot be read either", underlying: lastError)
     }
 
     /// Checkpoints the WAL into the main file and closes every connection.
     func close() throws {
+        connecting.lock()
+        defer { connecting.unlock() }
+        guard let opened else { return }
         do {
-            if readOnlyReason == nil { try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
-            try pool.close()
+            if openedForWriting { try opened.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
+            try opened.close()
         } catch {
             throw ShoeboxError(.index, "cannot close the index", underlying: error)
         }
@@ -236,88 +243,6 @@ public final class Index: @unchecked Sendable {
         }
     }
 
-    /// What ingest needs to tell an unchanged, edited, moved, returning or new file apart without
-    /// opening it or reading a whole asset: one light row per asset.
-    struct FileRecord: Sendable, Equatable {
-        var id: AssetID
-        var path: String
-        var state: AssetState
-        var size: Int64
-        var mtimeNS: Int64
-        var inode: UInt64
-        var sha256: String
-        var firstSeen: Double
-    }
-
-    /// The file records of every asset that is not trashed (or of every asset, `includingTrashed`).
-    func fileRecords(includingTrashed: Bool = false) throws -> [FileRecord] {
-        try read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(Index.fileRecordColumns) FROM asset \(includingTrashed ? "" : "WHERE state != 'trashed'")
-                """)
-            var out: [FileRecord] = []
-            while let r = try rows.next() { out.append(Index.fileRecord(from: r)) }
-            return out
-        }
-    }
-
-    static let fileRecordColumns = "id, path, state, size, mtime_ns, inode, sha256, first_seen"
-
-    /// The present assets' file records in path byte order, one at a time through `body`'s
-    /// `next` (nil after the last): the scan merges them with its walk, holding none of them.
-    /// The partial unique index `asset_present_path` gives this order without a sort; named,
-    /// because SQLite's planner would otherwise pick an index on `state` and sort a million rows.
-    func withPresentFileRecordsByPath<T>(_ body: (_ next: () throws -> FileRecord?) throws -> T) throws -> T {
-        try read { db in
-            let rows = try Row.fetchCursor(db, sql: Index.presentFileRecordsByPath)
-            return try body { try rows.next().map(Index.fileRecord(from:)) }
-        }
-    }
-
-    static let presentFileRecordsByPath = """
-        SELECT \(fileRecordColumns) FROM asset INDEXED BY asset_present_path WHERE state = 'present' ORDER BY path
-        """
-
-    /// The file records of the present assets at these paths (those that have one). By the
-    /// path index: the planner would otherwise go through every present row once per chunk.
-    func presentFileRecords(at paths: [String]) throws -> [FileRecord] {
-        try fileRecords(where: "state = 'present' AND path", in: paths, indexedBy: "asset_present_path")
-    }
-
-    /// The file records of these assets as the index has them now (unknown ids are left out).
-    func fileRecords(ids: [AssetID]) throws -> [FileRecord] {
-        try fileRecords(where: "id", in: ids.map(\.rawValue))
-    }
-
-    /// The file records of every asset in `state`.
-    func fileRecords(state: AssetState) throws -> [FileRecord] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Index.fileRecordColumns) FROM asset WHERE state = ?",
-                             arguments: [state.rawValue]).map(Index.fileRecord(from:))
-        }
-    }
-
-    /// `SELECT … WHERE <condition> IN (values)`, in chunks under SQLite's parameter limit.
-    private func fileRecords(where condition: String, in values: [String], indexedBy: String? = nil) throws -> [FileRecord] {
-        guard !values.isEmpty else { return [] }
-        return try read { db in
-            var out: [FileRecord] = []
-            for start in stride(from: 0, to: values.count, by: 500) {
-                let chunk = Array(values[start..<min(values.count, start + 500)])
-                let marks = chunk.map { _ in "?" }.joined(separator: ",")
-                let index = indexedBy.map { "INDEXED BY \($0)" } ?? ""
-                let sql = "SELECT \(Index.fileRecordColumns) FROM asset \(index) WHERE \(condition) IN (\(marks))"
-                out += try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)).map(Index.fileRecord(from:))
-            }
-            return out
-        }
-    }
-
-    static func fileRecord(from r: Row) -> FileRecord {
-        FileRecord(id: AssetID(trusted: r[0]), path: r[1], state: AssetState(rawValue: r[2]) ?? .missing,
-                   size: r[3], mtimeNS: r[4], inode: UInt64(bitPattern: r[5] as Int64), sha256: r[6], firstSeen: r[7])
-    }
-
     // MARK: Writing
 
     package func save(_ assets: [Asset]) throws {
@@ -387,7 +312,8 @@ public final class Index: @unchecked Sendable {
     // MARK: Plumbing
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.read(body) } catch let e as ShoeboxError { throw e } catch let e as DecodingError {
+        let connection = try self.connection(forWriting: false)
+        do { return try connection.read(body) } catch let e as ShoeboxError { throw e } catch let e as DecodingError {
             // The index is a cache: one written in another format is rebuilt from the sidecars.
             throw ShoeboxError(.index, "the index \(library.indexURL.path) is unreadable (\(SidecarStore.describe(e))); recreate it with `shoebox --library \(shellQuote(library.root.path)) rebuild`")
         } catch {
@@ -398,7 +324,8 @@ public final class Index: @unchecked Sendable {
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         if let readOnlyReason { throw readOnlyReason }
-        do { return try pool.write(body) } catch let e as ShoeboxError { throw e } catch {
+        let connection = try self.connection(forWriting: true)
+        do { return try connection.write(body) } catch let e as ShoeboxError { throw e } catch {
             if let damage = IndexDamage.diagnose(error, index: library.indexURL, library: library) { throw damage }
             throw ShoeboxError(.index, "cannot update the index \(library.indexURL.path)", underlying: error)
         }

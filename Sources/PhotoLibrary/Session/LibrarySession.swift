@@ -35,21 +35,24 @@ public final class LibrarySession: @unchecked Sendable {
     /// itself.
     private var current: LockedLibrary?
 
-    /// Opens `library` with `features`' tables and indexes.
-    public init(_ library: Library, features: [LibraryFeature] = [], log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    /// Opens `library` with `features`' tables and indexes. `forReading`: for a command that
+    /// reads, the index is connected at its first read and writes nothing; the first `write`
+    /// (or an index that must be created or migrated first) connects it for writing.
+    public init(_ library: Library, features: [LibraryFeature] = [], forReading: Bool = false,
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.library = library
         self.features = features
         self.log = log
         let schema = features.reduce(IndexSchema.core) { $0.merged(with: $1.schema) }
-        index = try Index(library: library, schema: schema)
+        index = try Index(library: library, schema: schema, forReading: forReading)
         writer = AssetWriter(library: library, index: index)
     }
 
     /// The library `--library PATH` names, else `$SHOEBOX_LIBRARY`, else the outermost enclosing
     /// folder whose `.shoebox/` holds an index or sidecars, opened.
-    public static func locate(explicit: String?, features: [LibraryFeature] = [],
+    public static func locate(explicit: String?, features: [LibraryFeature] = [], forReading: Bool = false,
                               log: @escaping @Sendable (String) -> Void = { _ in }) throws -> LibrarySession {
-        try LibrarySession(Library.locate(explicit: explicit), features: features, log: log)
+        try LibrarySession(Library.locate(explicit: explicit), features: features, forReading: forReading, log: log)
     }
 
     // MARK: Reading and writing
