@@ -100,9 +100,10 @@ struct AlbumChangeRecorder {
 
     /// The albums of the rows that match `condition` and that generated albums show.
     private mutating func recordRows(_ db: Database, _ condition: String, _ arguments: StatementArguments) throws {
-        let cursor = try GRDB.Row.fetchCursor(db, sql: """
+        let statement = try db.cachedStatement(sql: """
             SELECT \(AlbumLinker.Row.columns) FROM asset WHERE \(AlbumLinker.Row.shownInGeneratedAlbums) AND \(condition)
-            """, arguments: arguments)
+            """)
+        let cursor = try GRDB.Row.fetchCursor(statement, arguments: arguments)
         while let r = try cursor.next() {
             for a in namer.albums(of: AlbumLinker.Row(r, decoder)) { changes.folders.insert(a.path) }
         }

@@ -27,6 +27,14 @@ public final class JSONStreamWriter {
         out.bytes.reserveCapacity(1 << 16)
     }
 
+    /// `pretty: false` writes JSONEncoder's bytes without `.prettyPrinted`
+    /// (`ShoeboxJSON.makeEncoder(pretty: false)`, the index's JSON columns): no newline or
+    /// indentation, `"key":value`, an empty array or object as `[]` or `{}`.
+    convenience init(pretty: Bool, output: @escaping ([UInt8]) -> Void) {
+        self.init(output: output)
+        out.pretty = pretty
+    }
+
     /// The document of `value`, as `ShoeboxJSON.document` makes it (no trailing newline).
     public static func document<T: Encodable>(_ value: T) throws -> [UInt8] {
         var all: [UInt8] = []
@@ -78,7 +86,7 @@ public final class JSONStreamWriter {
     func value<T: Encodable>(_ v: T, level: Int) throws {
         if special(v) { return }
         // The shape most output is made of, written whole without the `Encoder` machinery.
-        if T.self == AssetJSON.self { return try (v as! AssetJSON).writeObject(self, level: level) }
+        if T.self == AssetJSON.self && out.pretty { return try (v as! AssetJSON).writeObject(self, level: level) }
         let node = node(level)
         node.begin(at: out.bytes.count)
         try v.encode(to: node)
@@ -102,6 +110,8 @@ public final class JSONStreamWriter {
 /// The bytes of a document being written, and how each kind of value is spelled in them.
 struct JSONBytes {
     var bytes: [UInt8] = []
+    /// JSONEncoder's `.prettyPrinted` layout; false: its compact one.
+    var pretty = true
 
     private static let indents: [[UInt8]] = (0...16).map { Array(repeating: UInt8(ascii: " "), count: 2 * $0) }
 
@@ -116,6 +126,7 @@ struct JSONBytes {
     /// Before an array element at `level`: `,` (but before the first), newline, indentation.
     mutating func element(first: Bool, level: Int) {
         if !first { bytes.append(UInt8(ascii: ",")) }
+        guard pretty else { return }
         bytes.append(0x0A)
         indent(level)
     }
@@ -123,9 +134,11 @@ struct JSONBytes {
     /// The newline, the indentation of `level` and the closing bracket; an empty array or
     /// object has one more newline before it.
     mutating func close(_ bracket: UInt8, level: Int, empty: Bool = false) {
-        if empty { bytes.append(0x0A) }
-        bytes.append(0x0A)
-        indent(level)
+        if pretty {
+            if empty { bytes.append(0x0A) }
+            bytes.append(0x0A)
+            indent(level)
+        }
         bytes.append(bracket)
     }
 
@@ -215,8 +228,41 @@ struct JSONBytes {
     mutating func memberPrefix(_ key: String, level: Int, first: Bool) {
         element(first: first, level: level)
         string(key)
-        bytes.append(contentsOf: JSONBytes.colon)
+        if pretty { bytes.append(contentsOf: JSONBytes.colon) } else { bytes.append(UInt8(ascii: ":")) }
     }
 
     static let colon: [UInt8] = Array(" : ".utf8)
+}
+
+/// Many small documents written one after another by one writer, its buffer and nodes reused,
+/// each handed back whole: a batch's sidecars (pretty) and the index's JSON columns (compact),
+/// which JSONEncoder's tree of boxed values made ~5 % of a cold scan's CPU (issue 33). The bytes
+/// are JSONEncoder's (`ShoeboxJSON.makeEncoder(pretty:)`), as `JSONStreamWriter` writes them.
+final class JSONDocuments {
+    private var document: [UInt8] = []
+    private var writer: JSONStreamWriter!
+
+    init(pretty: Bool) {
+        document.reserveCapacity(4096)
+        writer = JSONStreamWriter(pretty: pretty) { [unowned self] in self.document += $0 }
+    }
+
+    /// The document of `value`. A writer whose `encode(to:)` threw is not used again (the
+    /// document it left half written would begin the next).
+    func data<T: Encodable>(_ value: T) throws -> Data {
+        try write(value)
+        return Data(document)
+    }
+
+    /// The document of `value` as text.
+    func string<T: Encodable>(_ value: T) throws -> String {
+        try write(value)
+        return String(decoding: document, as: UTF8.self)
+    }
+
+    private func write<T: Encodable>(_ value: T) throws {
+        document.removeAll(keepingCapacity: true)
+        try writer.write(value)
+        writer.flush()
+    }
 }

@@ -36,11 +36,16 @@ public struct SidecarStore: Sendable {
     /// `journaled`: a replay record (`ScanJournal`) names the batch, so its new sidecars may be
     /// made durable by one flush at its end (`AtomicFile.writeDurably`); otherwise one each.
     public func writeBatch(_ assets: [Asset], journaled: Bool = false) throws {
-        let encoder = ShoeboxJSON.makeEncoder(pretty: true)
-        let files = try assets.map { asset in
-            (data: try encoder.encode(Sidecar(asset: asset)), name: Self.fileName(of: asset.id))
-        }
-        try library.files.writeDurably(files, inFolder: LibraryLayout.sidecarsFolder, newFilesReplayable: journaled)
+        try library.files.writeDurably(try Self.encode(assets), inFolder: LibraryLayout.sidecarsFolder,
+                                       newFilesReplayable: journaled)
+    }
+
+    /// The sidecars' bytes and names. The bytes are JSONEncoder's (`ShoeboxJSON.makeEncoder(pretty:
+    /// true)`, which wrote every sidecar until issue 33; `SidecarEncodingTests` holds them to it),
+    /// made by the streaming writer `--json` uses, one for the batch.
+    static func encode(_ assets: [Asset]) throws -> [(data: Data, name: String)] {
+        let json = JSONDocuments(pretty: true)
+        return try assets.map { asset in (data: try json.data(Sidecar(asset: asset)), name: fileName(of: asset.id)) }
     }
 
     /// The sidecar of `id`; throws when it is missing or not valid.
