@@ -180,6 +180,43 @@ struct GeneratedAlbumsStreamTests {
         #expect(try untouched.entries.map { try inode(url(untouched, $0.linkName)) } == kept, "a right folder's links are not made again")
     }
 
+    /// `album list` orders generated albums by a table the album pass keeps (issue 33: sorting
+    /// names through ICU at every listing cost ~3 MB of its start-up): kinds in their order, each
+    /// by name as a file manager orders names; the same order with the table, without it, with a
+    /// name the table does not know yet, and under another locale.
+    @Test func theKeptListingOrderIsTheNameOrder() throws {
+        let (library, index) = try Self.library(1500)
+        let linker = AlbumLinker(library: library, index: index)
+        let generated = try linker.generated()
+        let ranks = [AlbumFolder.Kind.year, .place, .person, .screenshots, .videos]
+        let byName = generated.sorted { a, b in
+            let (ra, rb) = (ranks.firstIndex(of: a.kind)!, ranks.firstIndex(of: b.kind)!)
+            return ra != rb ? ra < rb : a.path.localizedStandardCompare(b.path) == .orderedAscending
+        }.map(\.path)
+        #expect(try index.meta(AlbumLinker.listingOrderKey) == nil)
+        #expect(linker.sortedForListing(generated).map(\.path) == byName, "no table yet: sorted by name")
+
+        #expect(try linker.sync().problems.isEmpty)
+        let kept = try #require(try index.metaJSON(AlbumLinker.listingOrderKey, as: AlbumLinker.ListingOrder.self))
+        #expect(Set(generated.map(\.path)).isSubset(of: Set(kept.paths)), "every album's name is in the table")
+        #expect(linker.sortedForListing(generated.reversed()).map(\.path) == byName)
+
+        // The table is what orders a listing: a planted one (names reversed) is followed…
+        try index.setMetaJSON(AlbumLinker.listingOrderKey, AlbumLinker.ListingOrder(locale: kept.locale, paths: kept.paths.reversed()))
+        let planted = linker.sortedForListing(generated).map(\.path)
+        #expect(planted != byName && planted.filter { $0.hasPrefix("People/") } == byName.filter { $0.hasPrefix("People/") }.reversed())
+        // …but not for a name it lacks, nor under another locale: then names are compared.
+        let lacking = kept.paths.filter { $0 != "People/Zoë" }
+        try index.setMetaJSON(AlbumLinker.listingOrderKey, AlbumLinker.ListingOrder(locale: kept.locale, paths: lacking.reversed()))
+        #expect(linker.sortedForListing(generated).map(\.path) == byName)
+        try index.setMetaJSON(AlbumLinker.listingOrderKey, AlbumLinker.ListingOrder(locale: "elsewhere", paths: kept.paths.reversed()))
+        #expect(linker.sortedForListing(generated).map(\.path) == byName)
+        // The next pass puts the right table back.
+        try index.setMeta(AlbumLinker.stampsKey, "")
+        #expect(try linker.sync().problems.isEmpty)
+        #expect(try index.metaJSON(AlbumLinker.listingOrderKey, as: AlbumLinker.ListingOrder.self) == kept)
+    }
+
     /// A sync that recomputes only some albums (after recorded changes) reads only their rows:
     /// the albums it makes are the same as the whole pass's.
     @Test func theAlbumsOfSomePathsAreThoseOfTheWholePass() throws {

@@ -43,6 +43,7 @@ extension AlbumLinker {
             }
         }
         try saveStamps(after: stamps, generation: generation, looked: roots.union(asked), albums: albums, verified: verified)
+        try saveListingOrder(of: albums)
         return true
     }
 

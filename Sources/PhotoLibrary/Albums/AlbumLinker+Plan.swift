@@ -26,12 +26,7 @@ extension AlbumLinker {
     /// people, screenshots and videos, each kind by name.
     public func desired() throws -> [AlbumFolder] {
         let paths = try presentPaths()
-        let generated = try generated().enumerated().sorted { a, b in
-            let (ka, kb) = (Self.listingRank(a.element.kind), Self.listingRank(b.element.kind))
-            if ka != kb { return ka < kb }
-            let order = a.element.path.localizedStandardCompare(b.element.path)
-            return order == .orderedSame ? a.offset < b.offset : order == .orderedAscending
-        }.map(\.element)
+        let generated = sortedForListing(try generated())
         return UserAlbums(library: library).all().map { folder(for: $0, presentPaths: paths) } + generated
     }
 

@@ -101,6 +101,7 @@ extension AlbumLinker {
         let fresh = freshStamps(generation: generation, albums: albums, verified: verified)
         try saveStamps(fresh)
         try startChanges(after: fresh, albums: albums)
+        try saveListingOrder(of: albums)
     }
 
     /// Writes each generated album that its stamp does not vouch for; records in `verified` each
