@@ -39,14 +39,14 @@ struct AlbumList: ParsableCommand {
         try reportingErrors {
             let session = try options.session(forReading: true)
             let (library, index) = (session.library, session.index)
-            let albums = try AlbumLinker(library: library, index: index).desired()
+            let albums = try AlbumLinker(library: library, index: index).summaries()
             if output.json { return try output.print(albums.map(AlbumSummaryJSON.init)) }
             if albums.isEmpty {
                 Terminal.message("No albums yet; `shoebox scan` makes the generated ones, `shoebox album create NAME ID…` yours.")
                 return
             }
             Terminal.out(albums.map { a in
-                "\(String(a.entries.count).leftPadded(6))  \(a.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(displayPath(AlbumLinker.folderName + "/" + a.path))"
+                "\(String(a.count).leftPadded(6))  \(a.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(displayPath(AlbumLinker.folderName + "/" + a.path))"
             }.joined(separator: "\n"))
         }
     }

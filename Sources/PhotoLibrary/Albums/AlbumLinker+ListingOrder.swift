@@ -31,8 +31,8 @@ extension AlbumLinker {
 
     /// Generated albums in listing order: years, places, people, screenshots, videos, each kind
     /// by name; the same name twice (never, paths are unique) in capture order.
-    func sortedForListing(_ generated: [AlbumFolder]) -> [AlbumFolder] {
-        let rank: (AlbumFolder) -> Int = { Self.listingRank($0.kind) }
+    func sortedForListing<Album: ListedAlbum>(_ generated: [Album]) -> [Album] {
+        let rank: (Album) -> Int = { Self.listingRank($0.kind) }
         if let kept = try? index.metaJSON(Self.listingOrderKey, as: ListingOrder.self), kept.locale == Self.localeEnvironment {
             let position = Dictionary(kept.paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             if generated.allSatisfy({ position[$0.path] != nil }) {

@@ -18,6 +18,14 @@ public struct AlbumSummaryJSON: PublicJSONShape, Sendable {
         count = a.entries.count
     }
 
+    public init(_ a: AlbumSummary) {
+        id = a.albumID
+        name = a.title
+        kind = a.kind.rawValue
+        path = AlbumLinker.folderName + "/" + a.path
+        count = a.count
+    }
+
     /// A user album as its record says, e.g. just deleted: `count` is its members.
     public init(_ a: UserAlbum) {
         id = a.id

@@ -33,7 +33,7 @@ struct AlbumRoutes {
     func add(to router: Router<WebContext>) {
         router.get("/api/albums") { _, _ in
             let session = app.session
-            let albums = try await Blocking.run { try session.read { try AlbumLinker(library: session.library, index: $0).desired() } }
+            let albums = try await Blocking.run { try session.read { try AlbumLinker(library: session.library, index: $0).summaries() } }
             return try JSONBody.response(object: try albums.map { try Self.withKey(JSONBody.object(AlbumSummaryJSON($0)), $0) })
         }
         router.post("/api/albums") { request, context in
@@ -103,9 +103,17 @@ struct AlbumRoutes {
 
     /// `key` (what URLs take) and `cover` (the first photo's id, for a card) beside the CLI's fields.
     static func withKey(_ object: [String: Any], _ album: AlbumFolder) -> [String: Any] {
+        withKey(object, path: album.path, cover: album.entries.first?.id)
+    }
+
+    static func withKey(_ object: [String: Any], _ album: AlbumSummary) -> [String: Any] {
+        withKey(object, path: album.path, cover: album.cover)
+    }
+
+    private static func withKey(_ object: [String: Any], path: String, cover: AssetID?) -> [String: Any] {
         var object = object
-        object["key"] = album.path
-        object["cover"] = album.entries.first?.id.rawValue ?? NSNull()
+        object["key"] = path
+        object["cover"] = cover?.rawValue ?? NSNull()
         return object
     }
 }
