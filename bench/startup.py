@@ -9,7 +9,8 @@ times in one run (-N: no shell; 3 warm-ups; R runs, default 30, --quick 15):
   - `shoebox --version`, `list --limit 50`, `show ID`, `tidy next`, `curate list`,
     `tracker project list`, `album list`, `trash list`: the commands `shoebox` runs itself;
   - `shoebox-pixels --version`: the same start with the pixel stack loaded (what every command
-    cost before the split).
+    cost before the split);
+  - `shoebox-readers --version`: with the image codecs only (where scan, rebuild and doctor run).
 Peak RSS of each: GNU time's maximum resident set size, median of 5. Goals: each everyday
 command ≤ 12× sqlite3's time and < 20 ms, < 25 MB. Release build (bench/run builds it).
 --before OTHER_SHOEBOX: the everyday commands of another build too, in the same hyperfine run
@@ -24,10 +25,12 @@ ROOT = os.path.dirname(HERE)
 def binaries():
     b = os.environ.get("SHOEBOX_BIN") or os.path.join(ROOT, ".build", "release", "shoebox")
     pixels = os.path.join(os.path.dirname(b), "shoebox-pixels")
-    for path in (b, pixels):
+    readers = os.path.join(os.path.dirname(b), "shoebox-readers")
+    for path in (b, pixels, readers):
         if not os.access(path, os.X_OK):
-            sys.exit(f"bench: {path} not built (swift build -c release --product shoebox --product shoebox-pixels)")
-    return b, pixels
+            sys.exit(f"bench: {path} not built (swift build -c release --product shoebox --product shoebox-readers "
+                     "--product shoebox-pixels)")
+    return b, pixels, readers
 
 
 def run(cmd, **kw):
@@ -57,7 +60,7 @@ def peak_rss_mib(cmd):
 
 
 def measure(a):
-    shoebox, pixels = binaries()
+    shoebox, pixels, readers = binaries()
     work = tempfile.mkdtemp(prefix="shoebox-startup-")
     try:
         lib, asset = make_library(shoebox, work)
@@ -72,7 +75,7 @@ def measure(a):
             "trash list": [shoebox, "trash", "list", "--library", lib],
         }
         commands = {"sqlite3": ["sqlite3", ":memory:", "select 1"], **everyday,
-                    "shoebox-pixels --version": [pixels, "--version"]}
+                    "shoebox-readers --version": [readers, "--version"], "shoebox-pixels --version": [pixels, "--version"]}
         if a.before:
             commands.update({f"before: {n}": [a.before, *c[1:]] for n, c in everyday.items()})
         out = os.path.join(work, "hyperfine.json")
@@ -100,7 +103,9 @@ def row(r):
     return (f"| start-up of the everyday commands (`shoebox`, mean of {r['runs']} runs, ms) | {each}; "
             f"slowest **{ms[worst]:.1f} ms** ({cpu[worst]:.1f} ms CPU), peak RSS ≤ {worst_rss:.1f} MiB "
             f"| `sqlite3 :memory: 'select 1'`: {ms['sqlite3']:.1f} ms ({cpu['sqlite3']:.1f} ms CPU); with the pixel stack "
-            f"(`shoebox-pixels --version`): {ms['shoebox-pixels --version']:.1f} ms, {rss['shoebox-pixels --version']:.0f} MiB "
+            f"(`shoebox-pixels --version`): {ms['shoebox-pixels --version']:.1f} ms, {rss['shoebox-pixels --version']:.0f} MiB; "
+            f"with the readers (`shoebox-readers --version`, where scan runs): {ms['shoebox-readers --version']:.1f} ms, "
+            f"{rss['shoebox-readers --version']:.0f} MiB "
             f"| {ratio:.1f}× sqlite3; {verdict} |")
 
 

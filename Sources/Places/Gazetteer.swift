@@ -17,6 +17,7 @@ import Foundation
 /// Tokyo keeps its own name. When no city reaches the point, the nearest one within `km` wins;
 /// beyond `km`, nil.
 public struct Gazetteer: Sendable {
+    /// One place, as tests build a small gazetteer and read one back (`city(at:)`).
     struct City: Sendable {
         let name: String
         let country: String
@@ -38,29 +39,76 @@ public struct Gazetteer: Sendable {
     static let density = 3000.0 // people per km²
     static let nearFloorKm = 1.0
 
-    let cities: [City]
+    // The cities as columns: a lookup reads only the coordinates and populations of the cells
+    // it searches, and a name becomes a String only for the place picked. (A `[City]` of two
+    // Strings each was made whole at load — 69,000 names — and copied, its strings retained and
+    // released, for every city a lookup looked at: ~40 % of the place's share of a cold scan.)
+    private let lats: [Double]
+    private let lons: [Double]
+    private let populations: [Double]
+    /// City i's name is `nameBytes[nameStart[i]..<nameEnd[i]]` (UTF-8).
+    private let nameBytes: [UInt8]
+    private let nameStart: [Int32]
+    private let nameEnd: [Int32]
+    /// City i's country is `countryNames[countryOf[i]]`.
+    private let countryOf: [Int32]
+    private let countryNames: [String]
     /// 1°×1° cells (index (lat + 90) * 360 + (lon + 180)) in one flat array: the cities of cell k
     /// are `cellCities[cellStart[k]..<cellStart[k + 1]]`. One allocation instead of 64,800 arrays.
     private let cellStart: [Int32]
     private let cellCities: [Int32]
 
-    public var count: Int { cities.count }
+    public var count: Int { lats.count }
 
-    init(cities: [City]) {
-        self.cities = cities
+    /// City i, made whole (tests; a lookup makes only the picked one's strings).
+    func city(at i: Int) -> City {
+        City(name: name(of: i), country: countryNames[Int(countryOf[i])], lat: lats[i], lon: lons[i], population: populations[i])
+    }
+
+    /// Every city, made whole (tests).
+    var cities: [City] { (0..<count).map(city(at:)) }
+
+    private func name(of i: Int) -> String {
+        nameBytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(nameStart[i])..<Int(nameEnd[i])]), as: UTF8.self)
+        }
+    }
+
+    /// The columns gathered by `Columns`, then the cells built over them.
+    private init(_ c: Columns) {
+        (lats, lons, populations) = (c.lats, c.lons, c.populations)
+        (nameBytes, nameStart, nameEnd) = (c.nameBytes, c.nameStart, c.nameEnd)
+        (countryOf, countryNames) = (c.countryOf, c.countryNames)
         let cellCount = 180 * 360
         var start = [Int32](repeating: 0, count: cellCount + 1)
-        let cellOf = cities.map { Self.cell(Self.row($0.lat), Self.col($0.lon)) }
+        let cellOf = zip(c.lats, c.lons).map { Self.cell(Self.row($0.0), Self.col($0.1)) }
         for k in cellOf { start[k + 1] += 1 }
         for k in 0..<cellCount { start[k + 1] += start[k] }
         var fill = start
-        var order = [Int32](repeating: 0, count: cities.count)
+        var order = [Int32](repeating: 0, count: cellOf.count)
         for (i, k) in cellOf.enumerated() {
             order[Int(fill[k])] = Int32(i)
             fill[k] += 1
         }
         self.cellStart = start
         self.cellCities = order
+    }
+
+    /// The gazetteer of `cities` (tests' small ones).
+    init(cities: [City]) {
+        var c = Columns()
+        var countries: [String: Int32] = [:]
+        for city in cities {
+            let country = countries[city.country] ?? {
+                c.countryNames.append(city.country)
+                countries[city.country] = Int32(c.countryNames.count - 1)
+                return Int32(c.countryNames.count - 1)
+            }()
+            c.nameStart.append(Int32(c.nameBytes.count))
+            c.nameBytes.append(contentsOf: city.name.utf8)
+            c.add(nameEnd: Int32(c.nameBytes.count), country: country, lat: city.lat, lon: city.lon, population: city.population)
+        }
+        self.init(c)
     }
 
     /// Reads the two TSV files (`name, country code, lat, lon, population` and `code, country`).
@@ -71,22 +119,51 @@ public struct Gazetteer: Sendable {
         self.init(citiesTSV: try Data(contentsOf: citiesURL), countriesTSV: try Data(contentsOf: countriesURL))
     }
 
-    /// The same from the files' bytes.
+    /// The same from the files' bytes. The names stay bytes of the cities' file; a country code is
+    /// looked up once for each run of lines that share it (the file is grouped by country).
     public init(citiesTSV: Data, countriesTSV: Data) {
         var names: [String: String] = [:]
         Self.forEachLine(countriesTSV) { fields in
             guard fields.count >= 2 else { return }
             names[fields.string(0)] = fields.string(1)
         }
-        var list: [City] = []
-        list.reserveCapacity(70_000)
+        var c = Columns()
+        c.nameBytes = [UInt8](citiesTSV)
+        c.reserve(70_000)
+        var previousCode: (Int, Int) = (0, 0)
+        var previousCountry: Int32 = -1
         Self.forEachLine(citiesTSV) { fields in
             guard fields.count >= 5, let lat = fields.double(2), let lon = fields.double(3) else { return }
-            let code = fields.string(1)
-            list.append(City(name: fields.string(0), country: names[code] ?? code,
-                             lat: lat, lon: lon, population: fields.double(4) ?? 0))
+            let code = fields.ranges[1]
+            if previousCountry < 0 || !fields.equal(code, previousCode) {
+                let text = fields.string(1)
+                c.countryNames.append(names[text] ?? text)
+                previousCountry = Int32(c.countryNames.count - 1)
+                previousCode = code
+            }
+            c.nameStart.append(Int32(fields.ranges[0].0))
+            c.add(nameEnd: Int32(fields.ranges[0].1), country: previousCountry, lat: lat, lon: lon,
+                  population: fields.double(4) ?? 0)
         }
-        self.init(cities: list)
+        self.init(c)
+    }
+
+    /// The columns while they are gathered.
+    private struct Columns {
+        var lats: [Double] = [], lons: [Double] = [], populations: [Double] = []
+        var nameBytes: [UInt8] = [], nameStart: [Int32] = [], nameEnd: [Int32] = []
+        var countryOf: [Int32] = [], countryNames: [String] = []
+
+        mutating func reserve(_ n: Int) {
+            lats.reserveCapacity(n); lons.reserveCapacity(n); populations.reserveCapacity(n)
+            nameStart.reserveCapacity(n); nameEnd.reserveCapacity(n); countryOf.reserveCapacity(n)
+        }
+
+        mutating func add(nameEnd end: Int32, country: Int32, lat: Double, lon: Double, population: Double) {
+            nameEnd.append(end)
+            countryOf.append(country)
+            lats.append(lat); lons.append(lon); populations.append(population)
+        }
     }
 
     /// The place a photo taken at (lat, lon) belongs to, or nil in the middle of nowhere (no
@@ -111,21 +188,23 @@ public struct Gazetteer: Sendable {
                 let col = ((c - colSpan + k) % 360 + 360) % 360
                 let k = Self.cell(r, col)
                 for i in cellCities[Int(cellStart[k])..<Int(cellStart[k + 1])] {
-                    let city = cities[Int(i)]
-                    if bounds.excludes(lat, lon, city.lat, city.lon) { continue }
-                    let d = Self.distanceKm(lat, lon, city.lat, city.lon)
+                    let i = Int(i)
+                    let cityLat = lats[i], cityLon = lons[i]
+                    if bounds.excludes(lat, lon, cityLat, cityLon) { continue }
+                    let d = Self.distanceKm(lat, lon, cityLat, cityLon)
                     guard d <= km else { continue }
-                    if nearest == nil || d < nearest!.d { nearest = (d, Int(i)) }
-                    let reach = (city.population / (Self.density * .pi)).squareRoot()
+                    if nearest == nil || d < nearest!.d { nearest = (d, i) }
+                    let population = populations[i]
+                    let reach = (population / (Self.density * .pi)).squareRoot()
                     if d <= reach {
-                        let score = city.population / max(d, Self.nearFloorKm)
-                        if best == nil || score > best!.score { best = (score, Int(i)) }
+                        let score = population / max(d, Self.nearFloorKm)
+                        if best == nil || score > best!.score { best = (score, i) }
                     }
                 }
             }
         }
         guard let pick = best?.i ?? nearest?.i else { return nil }
-        return (cities[pick].name, cities[pick].country)
+        return (name(of: pick), countryNames[Int(countryOf[pick])])
     }
 
     /// Cities that are surely farther than `km` by their latitude or longitude alone: skipped

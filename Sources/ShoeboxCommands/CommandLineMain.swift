@@ -18,6 +18,12 @@ package enum CommandLineMain {
         """
     package static let version = "0.1.0"
 
+    /// The root command's configuration in every binary, with that binary's commands.
+    package static func configuration(subcommands: [any ParsableCommand.Type]) -> CommandConfiguration {
+        CommandConfiguration(commandName: commandName, abstract: abstract, discussion: discussion, version: version,
+                             subcommands: subcommands)
+    }
+
     /// Parses `arguments` (the process's, less the program name) with `Root` and runs the command;
     /// a command that needs a file's headers read in a program without the readers (`RunsInPixels`)
     /// is given, before it changed anything, to `handOff` with the same arguments. Never returns.

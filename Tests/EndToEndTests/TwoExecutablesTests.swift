@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `shoebox` runs the commands that decode no photo without loading a pixel library, and hands
-/// every other command line to `shoebox-pixels` beside it (docs/ARCHITECTURE.md, "Two executables").
+/// `shoebox` runs the commands that decode no photo without loading a pixel library, hands those
+/// that read files' headers to `shoebox-readers` and every other command line to `shoebox-pixels`
+/// beside it (docs/ARCHITECTURE.md, "Three executables").
 @Suite struct TwoExecutablesTests {
     static let pixelLibraries = ["libopencv_", "libdlib", "libtesseract", "libavcodec", "libavformat"]
 
@@ -18,6 +19,21 @@ import TestSupport
     static let codecLibraries = ["libheif", "libde265", "libtiff", "libraw", "libturbojpeg", "libpng", "libxml2", "libexif", "libiptcdata"]
 
     static var pixels: String { (ShoeboxCLI.binary as NSString).deletingLastPathComponent + "/shoebox-pixels" }
+    static var readers: String { (ShoeboxCLI.binary as NSString).deletingLastPathComponent + "/shoebox-readers" }
+
+    /// The commands that read headers run in a binary with the codecs and no pixel library: a
+    /// scan no longer starts OpenCV, dlib, Tesseract, FFmpeg and OpenBLAS's threads (issue 33).
+    @Test func theReadersBinaryLoadsTheCodecsButNoPixelLibrary() throws {
+        let readers = try Self.sharedLibraries(Self.readers)
+        let full = try Self.sharedLibraries(Self.pixels)
+        for prefix in Self.pixelLibraries + ["libopenblas", "libblas"] {
+            #expect(!readers.contains { $0.hasPrefix(prefix) }, "shoebox-readers loads \(prefix)…: \(readers)")
+        }
+        for prefix in Self.codecLibraries {
+            #expect(readers.contains { $0.hasPrefix(prefix) }, "shoebox-readers should load \(prefix)…")
+        }
+        #expect(readers.count * 3 < full.count, "shoebox-readers \(readers.count) libraries, shoebox-pixels \(full.count)")
+    }
 
     @Test func theCommandLinePeopleTypeLoadsNoPixelLibrary() throws {
         let light = try Self.sharedLibraries(ShoeboxCLI.binary)
@@ -89,9 +105,10 @@ import TestSupport
     }
 
     /// The commands that read a file's headers (scan, rebuild, doctor, a tracker photo, a file put
-    /// in Recently Deleted by hand) run in `shoebox-pixels`, which has the readers: without it,
-    /// one line naming it, exit 1, nothing changed; with it, they run as before.
-    @Test func commandsThatReadAFilesHeadersRunInThePixelBinary() throws {
+    /// in Recently Deleted by hand) run in `shoebox-readers`, which has the readers: without it
+    /// (named by `$SHOEBOX_READERS`), one line naming it, exit 1, nothing changed; with it and no
+    /// `shoebox-pixels` at all, they run as before.
+    @Test func commandsThatReadAFilesHeadersRunInTheReadersBinary() throws {
         var cli = try ShoeboxCLI.scanned(try TestRoll.sampleCopy())
         let project = try #require(try cli.json(["tracker", "project", "add", "--game-system", "40k", "--army", "Orks"]) as? [String: Any])
         let projectID = try #require(project["id"] as? String)
@@ -106,20 +123,43 @@ import TestSupport
         ]
         let before = try cli.run(["list", "--json"]).stdout
         let photosBefore = try cli.run(["tracker", "photo", "list", miniID, "--json"]).stdout
-        cli.environment["SHOEBOX_PIXELS"] = "/nonexistent/shoebox-pixels"
+        cli.environment["SHOEBOX_READERS"] = "/nonexistent/shoebox-readers"
         for (args, words) in headerReading {
             let r = try cli.run(args)
             #expect(r.status == 1 && r.stdout.isEmpty, "\(args): \(r.stdout)")
-            #expect(r.stderrLines.count == 1 && r.stderr.contains("/nonexistent/shoebox-pixels: No such file")
-                    && r.stderr.contains("`shoebox \(words)` runs in shoebox-pixels"), "\(args): \(r.stderr)")
+            #expect(r.stderrLines.count == 1 && r.stderr.contains("/nonexistent/shoebox-readers: No such file")
+                    && r.stderr.contains("`shoebox \(words)` runs in shoebox-readers"), "\(args): \(r.stderr)")
         }
         #expect(try cli.run(["list", "--json"]).stdout == before)
         #expect(try cli.run(["tracker", "photo", "list", miniID, "--json"]).stdout == photosBefore)
         #expect(FileManager.default.fileExists(atPath: cli.library.appendingPathComponent("Recently Deleted/files/by hand.jpg").path))
-        cli.environment["SHOEBOX_PIXELS"] = nil
+        cli.environment["SHOEBOX_READERS"] = nil
+        cli.environment["SHOEBOX_PIXELS"] = "/nonexistent/shoebox-pixels"
+        for args in [["scan"], ["rebuild"], ["doctor"]] {
+            let r = try cli.run(args)
+            #expect(!r.stderr.contains("shoebox-pixels") && (args == ["doctor"] || r.status == 0), "\(args): \(r.stderr)")
+        }
         let added = try #require(try cli.json(["tracker", "photo", "add", miniID, photo, "--json"]) as? [String: Any])
         #expect(added["sha256"] is String && added["mini_id"] as? String == miniID, "\(added)")
         let restored = try #require(try cli.json(["restore", "by hand.jpg", "--json"]) as? [[String: Any]])
         #expect(restored.first?["path"] as? String == "Imported/by hand.jpg" && restored.first?["id"] is String, "\(restored)")
+    }
+
+    /// An install from before `shoebox-readers` existed (`shoebox` and `shoebox-pixels` only):
+    /// the commands that read headers still run, in `shoebox-pixels`, which has the readers too.
+    @Test func withoutTheReadersBinaryHeaderCommandsRunInThePixelBinary() throws {
+        let made = try TestRoll.sampleCopy()
+        let bin = made.root.deletingLastPathComponent().appendingPathComponent("bin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: bin) }
+        try ShoeboxCLI.placeBinaries(in: bin, readers: false)
+        #expect(!FileManager.default.fileExists(atPath: bin.appendingPathComponent("shoebox-readers").path))
+        let shoebox = bin.appendingPathComponent("shoebox").path
+        _ = try TestRoll.run(shoebox, ["init", made.root.path])
+        let scan = try TestRoll.run(shoebox, ["scan", "--library", made.root.path, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        #expect((report["added"] as? Int ?? 0) > 0 && scan.status == 0, "\(scan.stderr)")
+        let direct = try TestRoll.run(Self.readers, ["list", "--library", made.root.path, "--json"])
+        #expect(direct.stdout == (try TestRoll.run(shoebox, ["list", "--library", made.root.path, "--json"])).stdout,
+                "shoebox-readers run directly lists the same")
     }
 }

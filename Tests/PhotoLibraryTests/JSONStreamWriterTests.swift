@@ -122,3 +122,39 @@ struct JSONStreamWriterTests {
         #expect(throws: EncodingError.self) { try JSONStreamWriter.document(["x": Float.nan]) }
     }
 }
+
+/// Issue 33: dates are written digit by digit; the bytes are what `String(format:)` wrote, for
+/// every kind of instant a sidecar may hold (before 1970, years of one to five digits,
+/// milliseconds that round up into the next second), and they read back.
+@Suite struct DateTextTests {
+    static func formatted(_ date: Date) -> String {
+        let t = date.timeIntervalSince1970
+        var seconds = Int(t.rounded(.down))
+        var millis = Int(((t - Double(seconds)) * 1000).rounded())
+        if millis >= 1000 { seconds += 1; millis -= 1000 }
+        var tt = time_t(seconds)
+        var tm = tm()
+        gmtime_r(&tt, &tm)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
+                      Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), millis)
+    }
+
+    @Test func datesAreWrittenAsStringFormatWroteThem() {
+        var instants: [TimeInterval] = [0, -1, -0.0004, 0.9996, 1_764_300_000.123, 1_764_300_000.9999, -62_135_596_800,
+                                        -62_167_219_200, -62_198_755_200, -30_610_224_000, 253_402_300_799.999, 253_402_300_800,
+                                        32_503_680_000, -2_208_988_800]
+        var state: UInt64 = 33
+        for _ in 0..<5_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            instants.append(Double(Int64(bitPattern: state >> 1) % 400_000_000_000) / 100 - 1_000_000_000)
+        }
+        for t in instants {
+            let date = Date(timeIntervalSince1970: t)
+            let text = ShoeboxJSON.format(date)
+            #expect(text == Self.formatted(date), "\(t)")
+            if text.utf8.count == 24, !text.hasPrefix("-") {
+                #expect(ShoeboxJSON.parse(text).map { abs($0.timeIntervalSince1970 - t) <= 0.0005 + 1e-6 } == true, "\(t): \(text)")
+            }
+        }
+    }
+}

@@ -19,21 +19,23 @@ public struct ShoeboxCLI: Sendable {
         return cli
     }
 
-    /// `$SHOEBOX_BIN`, else the `shoebox` built beside the running test bundle.
-    /// Both executables copied into `folder`, `shoebox` as `name`: for a
-    /// test that runs them as another user, who may not enter the build folder. `shoebox` hands the
-    /// commands that read files to `shoebox-pixels` beside it.
-    public static func placeBinaries(in folder: URL, name: String = "shoebox") throws {
+    /// The executables copied into `folder`, `shoebox` as `name`: for a test that runs them as
+    /// another user, who may not enter the build folder. `shoebox` hands the commands that read
+    /// files' headers to `shoebox-readers` beside it and the pixel commands to `shoebox-pixels`;
+    /// `readers: false` leaves the readers out (as an install from before they existed).
+    public static func placeBinaries(in folder: URL, name: String = "shoebox", readers: Bool = true) throws {
         let fm = FileManager.default
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        let pixels = (binary as NSString).deletingLastPathComponent + "/shoebox-pixels"
-        for (from, to) in [(binary, name), (pixels, "shoebox-pixels")] {
+        let built = (binary as NSString).deletingLastPathComponent
+        let others = ["shoebox-pixels"] + (readers ? ["shoebox-readers"] : [])
+        for (from, to) in [(binary, name)] + others.map({ (built + "/" + $0, $0) }) {
             let target = folder.appendingPathComponent(to).path
             guard !fm.fileExists(atPath: target) else { continue }
             try fm.copyItem(atPath: from, toPath: target)  // not a link: the test may chown the folder
         }
     }
 
+    /// `$SHOEBOX_BIN`, else the `shoebox` built beside the running test bundle.
     public static var binary: String {
         if let p = ProcessInfo.processInfo.environment["SHOEBOX_BIN"] { return p }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

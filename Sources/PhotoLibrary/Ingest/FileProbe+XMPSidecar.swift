@@ -10,6 +10,7 @@ extension FileProbe {
     /// sidecar is opened inside the photo's folder, never through a link; a sidecar that cannot be
     /// read or is not XMP changes nothing (the photo is indexed from its own metadata).
     func mergeXMPSidecar(of path: String, into metadata: inout MediaMetadata) {
+        if let sidecarFolders, !sidecarFolders.contains(LibraryPath.parent(path)) { return }
         let candidates = XMPSidecar.candidates(for: path)
         let reader = MetadataReaders.current
         try? library.files.withFolder(LibraryPath.parent(path)) { dir in

@@ -67,6 +67,8 @@ struct FileProbe {
 
     let library: Library
     let now: Date
+    /// `IngestLoop.sidecarFolders`: where an XMP sidecar may be; nil, anywhere.
+    var sidecarFolders: Set<String>? = nil
 
     /// What is said of a media file of 0 bytes (`scan`, `watch`, `doctor`).
     static let emptyFile = "empty file (0 bytes)"

@@ -9,6 +9,9 @@ struct IngestLoop {
     let workers: Int
     let batchSize: Int
     let now: Date
+    /// The only folders whose photos may have an XMP sidecar beside them (what a walk saw); nil:
+    /// every photo's folder is looked in (`watch`, which saw no walk).
+    var sidecarFolders: Set<String>? = nil
 
     /// What one file turned out to be, for the caller to decide on.
     enum Event {
@@ -26,7 +29,8 @@ struct IngestLoop {
              decide: (Event) throws -> [Asset],
              committed: () -> Void = {}) throws -> Bool where Files.Index == Int {
         guard !files.isEmpty else { return false }
-        let probe = FileProbe(library: writer.library, now: now)
+        var probe = FileProbe(library: writer.library, now: now)
+        probe.sidecarFolders = sidecarFolders
         let total = files.count
         let pipeline = ProbePipeline(files: files, workers: workers, window: batchSize * 2) { done, bytes in
             progress?(ScanProgress(done: done, total: total, bytes: bytes))

@@ -90,9 +90,13 @@ public final class Scanner {
         var state = try ScanState(merged, index: index)
         let walkedFiles = merged.walk.fileCount
         let changed = merged.changed
+        // The folders where the walk saw an XMP sidecar: elsewhere no photo is looked for one
+        // (four failed opens a photo). One written after the walk is found by the next scan
+        // (`XMPSidecarChanges`: a sidecar with no photo stamped by it).
+        let sidecarFolders = Set(merged.sidecars.keys.map(LibraryPath.parent))
         merged = WalkMerge.Result()
         let unmoved = try pairMovesByInode(changed, &state, &report)
-        try readChanged(unmoved, &state, &report, progress: progress)
+        try readChanged(unmoved, sidecarFolders: sidecarFolders, &state, &report, progress: progress)
         try settleVanished(&state, walkedFiles: walkedFiles, &report)
         return trashChanged
     }
@@ -168,9 +172,10 @@ public final class Scanner {
 
     /// Phase 4: read what changed on worker threads while this thread decides, in file order,
     /// what each file is, committing in durable batches.
-    private func readChanged(_ files: WalkedFiles, _ state: inout ScanState, _ report: inout ScanReport,
+    private func readChanged(_ files: WalkedFiles, sidecarFolders: Set<String>, _ state: inout ScanState, _ report: inout ScanReport,
                              progress: (@Sendable (ScanProgress) -> Void)?) throws {
-        let loop = IngestLoop(writer: writer, workers: options.workers, batchSize: options.batchSize, now: now)
+        var loop = IngestLoop(writer: writer, workers: options.workers, batchSize: options.batchSize, now: now)
+        loop.sidecarFolders = sidecarFolders
         try loop.run(files, progress: progress, decide: { event in
             switch event {
             case .failed(let problem):

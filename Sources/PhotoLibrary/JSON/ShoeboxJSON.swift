@@ -60,8 +60,34 @@ public enum ShoeboxJSON {
         var tt = time_t(seconds)
         var tm = tm()
         gmtime_r(&tt, &tm)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
-                      Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), millis)
+        // What `String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", …)` wrote, digit by digit:
+        // that call (its CVarArg list, a locale) was ~1.5 % of a cold scan's CPU — every sidecar
+        // and index row holds four or five dates.
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func put(_ value: Int, _ width: Int, then separator: Character) {
+            if value < 0 { text.append(UInt8(ascii: "-")) }
+            var count = 1
+            var v = value.magnitude
+            while v >= 10 { count += 1; v /= 10 }
+            let digits = max(count, width - (value < 0 ? 1 : 0))  // zero-padded as %0*d pads
+            let end = text.count + digits
+            text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+            v = value.magnitude
+            for k in 0..<count {
+                text[end - 1 - k] = UInt8(48 + v % 10)
+                v /= 10
+            }
+            text.append(separator.asciiValue!)
+        }
+        put(Int(tm.tm_year) + 1900, 4, then: "-")
+        put(Int(tm.tm_mon) + 1, 2, then: "-")
+        put(Int(tm.tm_mday), 2, then: "T")
+        put(Int(tm.tm_hour), 2, then: ":")
+        put(Int(tm.tm_min), 2, then: ":")
+        put(Int(tm.tm_sec), 2, then: ".")
+        put(millis, 3, then: "Z")
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses exactly what `format` writes; nil for anything else.

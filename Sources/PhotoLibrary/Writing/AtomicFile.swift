@@ -68,10 +68,13 @@ public enum AtomicFile {
             let end = min(start + chunk, files.count)
             var temporaries: [Temporary] = []
             defer { for t in temporaries { t.discard() } }
-            for (data, name) in files[start..<end] {
+            for ((data, name), new) in zip(files[start..<end], isNew[start..<end]) {
                 let t = try Temporary(name, in: folderFD, shownAs: folder, holding: data)
                 temporaries.append(t)
-                t.startWriteBack()
+                // A new file the batch's one `syncfs` makes durable is not started on its own:
+                // the flusher writes it with the rest (in a first scan each start was ~4 % of
+                // the scan's CPU, spent submitting 2-KB writes one at a time).
+                if !(together && new) { t.startWriteBack() }
             }
             for (t, new) in zip(temporaries, isNew[start..<end]) {
                 if !eachFile { try t.waitForWriteBack() } else if !(together && new) { try t.flushData() }
