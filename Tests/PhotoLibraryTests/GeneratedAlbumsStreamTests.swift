@@ -138,6 +138,40 @@ struct GeneratedAlbumsStreamTests {
         #expect(again.foldersWritten == 0 && again.problems.isEmpty, "\(again.foldersWritten) folders written again")
     }
 
+    /// A first scan's new folders are written on several threads at once (issue 33: the album
+    /// pass was the scan's one-threaded tail). On 4 threads every album's links and digest are
+    /// those of the album made whole, the report counts each folder once, in the albums' order, and
+    /// an album whose folder appeared meanwhile is left to the ordinary check, which sets it right.
+    @Test func newFoldersWrittenOnSeveralThreadsAreTheWholeAlbums() throws {
+        let (library, index) = try Self.library(2000)
+        var linker = AlbumLinker(library: library, index: index)
+        linker.entriesPerBatch = 7
+        let former = Dictionary(uniqueKeysWithValues: try Self.formerGenerated(linker, index).map { ($0.path, $0) })
+        #expect(former.count > 8, "albums enough to share out: \(former.count)")
+        var report = AlbumSyncReport()
+        var verified: [String: AlbumLinker.Verification] = [:]
+        var albums: [GeneratedAlbum] = []
+        try linker.withAlbumsOpen(creating: true) { linker in
+            try linker.forEachGeneratedAlbum { albums.append($0) }
+            // One folder made by somebody else in the meantime, holding a file: not written over.
+            let taken = try #require(albums.first { $0.path.hasPrefix("Years/") })
+            let folder = library.root.appendingPathComponent("Albums/" + taken.path)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("notes".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+            try linker.writeNewFolders(albums, verified: &verified, &report, threads: 4)
+        }
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.albumsComputed == former.count && report.foldersWritten == former.count, "\(report.foldersWritten)")
+        #expect(report.movedAside.count == 1, "the file in the folder made meanwhile: \(report.movedAside)")
+        for album in former.values {
+            let want = Dictionary(uniqueKeysWithValues: album.entries.map { ($0.linkName, $0.target) })
+            #expect(try linker.links(of: album.path) == want, "\(album.path)")
+            #expect(verified[album.path]?.digest == AlbumLinker.digest(album), "\(album.path)")
+        }
+        let again = try linker.sync()
+        #expect(again.foldersWritten == 0 && again.problems.isEmpty, "\(again.foldersWritten) folders written again")
+    }
+
     /// An existing folder that no stamp vouches for (every generated folder at the first rescan
     /// after a first scan) is checked a batch at a time (issue 33: read whole into a table beside
     /// the album's entries, it held ~0.5 GB at 1,000,000 photos). Exactly right, it is left as it

@@ -109,10 +109,19 @@ extension AlbumLinker {
     func writeGeneratedAlbums(lastStamps stamps: Stamps?, verified: inout [String: Verification],
                               _ report: inout AlbumSyncReport) throws -> Set<String> {
         var albums = Set<String>()
+        var new: [GeneratedAlbum] = []
         try forEachGeneratedAlbum { album in
             albums.insert(album.path)
-            verified[album.path] = try verifyOrWrite(album, stamp: stamps?.folders[album.path] ?? nil, &report)
+            let stamp = stamps?.folders[album.path] ?? nil
+            // Neither stamped nor on disk (every album of a first scan): written after the loop,
+            // several at once (`writeNewFolders`).
+            if stamp == nil, lstat(album.path) == nil {
+                new.append(album)
+            } else {
+                verified[album.path] = try verifyOrWrite(album, stamp: stamp, &report)
+            }
         }
+        try writeNewFolders(new, verified: &verified, &report)
         return albums
     }
 
@@ -142,17 +151,24 @@ extension AlbumLinker {
                 if try write(folder, existing: existing, &report) { report.foldersWritten += 1 }
             }
         } else {
-            let hashed = AlbumDigest()
-            try rebuild(album.path, replacing: nil, &report) { build, report in
-                album.forEachBatch { batch in
-                    hashed.add(batch)
-                    for e in batch { makeLink(e, in: build, shownAs: build, &report) }
-                }
-            }
-            digest = digest ?? hashed.finalize()
-            report.foldersWritten += 1
+            let written = try writeNewFolder(album, &report)
+            digest = digest ?? written
         }
         return report.problems.count == problems ? (at, digest) : nil
+    }
+
+    /// Writes `album`'s folder, which is not on disk, a batch of entries at a time; returns its
+    /// digest, hashed as the entries go.
+    func writeNewFolder(_ album: GeneratedAlbum, _ report: inout AlbumSyncReport) throws -> String {
+        let hashed = AlbumDigest()
+        try rebuild(album.path, replacing: nil, &report) { build, report in
+            album.forEachBatch { batch in
+                hashed.add(batch)
+                for e in batch { makeLink(e, in: build, shownAs: build, &report) }
+            }
+        }
+        report.foldersWritten += 1
+        return hashed.finalize()
     }
 
     /// Generated albums with nothing left in them go (and their emptied `Years/`… folders):
