@@ -44,7 +44,8 @@ extension Index {
     /// read-only one leaves them for the next writer). With a WAL a killed writer left, that
     /// close checkpoints it, as any connection's would.
     func openForReading() throws -> DatabaseQueue? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        // Through the confined layer, as every file of the library (no link followed on the way).
+        guard library.files.exists(relativePath) else { return nil }
         let queue = try DatabaseQueue(path: sqlitePath, configuration: configuration)
         guard try queue.read({ db in try schema.migrator.hasCompletedMigrations(db) }) else { return nil }
         return queue

@@ -54,7 +54,7 @@ public final class Index: @unchecked Sendable {
         // A library that cannot be written (read-only mount, full disk) is read through a
         // read-only connection from the start: SQLite may open a WAL database "for writing" on
         // a read-only mount and fail only at the first write.
-        if let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) {
+        if let problem = library.writeProblem, library.files.exists(relativePath) {
             opened = try Index.openReadOnly(URL(fileURLWithPath: confinement.path(relativePath)), config: configuration, because: problem)
             readOnlyReason = problem
             return
@@ -71,7 +71,7 @@ public final class Index: @unchecked Sendable {
             if let damage = IndexDamage.diagnose(error, index: url, library: library) { throw damage }
             // Opening a WAL database for writing writes (the -wal and -shm files, a migration
             // check). When that fails because the disk just filled, reading is still worth having.
-            guard let problem = library.writeProblem, FileManager.default.fileExists(atPath: url.path) else {
+            guard let problem = library.writeProblem, library.files.exists(relativePath) else {
                 throw ShoeboxError(.index, "cannot open the index \(url.path)", underlying: error)
             }
             opened = try Index.openReadOnly(URL(fileURLWithPath: confinement.path(relativePath)), config: configuration, because: problem)

@@ -119,7 +119,7 @@ private struct OldIndex {
     let library: Library
 
     func assets(notIn ids: Set<String>) -> [Asset] {
-        guard FileManager.default.fileExists(atPath: library.indexURL.path),
+        guard library.files.exists(LibraryLayout.stateFolder + "/" + library.indexURL.lastPathComponent),
               let index = try? Index(library: library),
               let all = try? index.allIDs() else { return [] }
         defer { try? index.close() }
