@@ -41,6 +41,9 @@ let package = Package(
         // HEVCDecoder; libheif stays for what that path does not take).
         .systemLibrary(name: "CDe265", pkgConfig: "libde265",
                        providers: [.apt(["libde265-dev"])]),
+        // XMP packets parsed by libxml2's SAX2 interface directly (Metadata's XMP.swift).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif",
                        providers: [.apt(["libexif-dev"])]),
         // Camera raw files (DNG, CR2, CR3, NEF, ARW, RAF, RW2, ORF): the thread-safe libraw_r.
@@ -83,7 +86,7 @@ let package = Package(
         // library, so the light `shoebox` links none (docs/ARCHITECTURE.md, "Two executables").
         .target(name: "MetadataCore"),
         // Reads what a file says about itself: format, dimensions, dates, GPS, people (re-exports MetadataCore).
-        .target(name: "Metadata", dependencies: ["MetadataCore", "CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData", "CTIFF"]),
+        .target(name: "Metadata", dependencies: ["MetadataCore", "CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData", "CTIFF", "CLibXML2"]),
 
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.
@@ -217,7 +220,7 @@ let package = Package(
         .executableTarget(name: "shoebox-readers", dependencies: [
             "ShoeboxCommands", "Metadata",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--start-group", "-Xlinker", "-lFoundation", "-Xlinker", "-lFoundationXML", "-Xlinker", "-l_CFXMLInterface", "-Xlinker", "-lxml2", "-Xlinker", "-lFoundationInternationalization", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-ldispatch", "-Xlinker", "-lBlocksRuntime", "-Xlinker", "-lstdc++", "-Xlinker", "-lm", "-Xlinker", "--end-group"], .when(configuration: .release))]),
+        ], linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--start-group", "-Xlinker", "-lFoundation", "-Xlinker", "-lxml2", "-Xlinker", "-lFoundationInternationalization", "-Xlinker", "-lFoundationEssentials", "-Xlinker", "-lCoreFoundation", "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-ldispatch", "-Xlinker", "-lBlocksRuntime", "-Xlinker", "-lstdc++", "-Xlinker", "-lm", "-Xlinker", "--end-group"], .when(configuration: .release))]),
 
         // Every command, with the pixel stack.
         .executableTarget(name: "shoebox-pixels", dependencies: [

@@ -1,4 +1,4 @@
-// XMP packets (`XMP.properties`, `XMP.fields`): Foundation's XMLParser (libxml2) under Shoebox's
+// XMP packets (`XMP.properties`, `XMP.fields`): libxml2's SAX2 parser (`XMPTree`) under Shoebox's
 // limits on size, depth and nodes, then the RDF walk (persons, face regions, places, dates, GPS).
 @testable import Metadata
 

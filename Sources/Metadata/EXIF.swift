@@ -84,7 +84,7 @@ enum EXIF {
             guard let e = entry(ifd, tag),
                   e.pointee.format == EXIF_FORMAT_ASCII || e.pointee.format == EXIF_FORMAT_UNDEFINED else { return nil }
             let raw = bytes(e).prefix { $0 != 0 }
-            let s = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let s = String(decoding: raw, as: UTF8.self).trimmedWhitespaceAndNewlines()
             return s.isEmpty ? nil : s
         }
 

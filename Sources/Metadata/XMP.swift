@@ -1,8 +1,5 @@
 import MetadataCore
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// What Shoebox takes from an XMP packet.
 struct XMPFields: Equatable {
@@ -84,7 +81,7 @@ enum XMP {
         var bytes = utf8(packet)
         while let last = bytes.last, last == 0 || last == 0x20 || last == 0x0A { bytes.removeLast() }
         if contains(bytes, "<!DOCTYPE") || contains(bytes, "<!ENTITY") { return nil }
-        guard let root = TreeBuilder.parse(Data(bytes)) else { return nil }
+        guard let root = XMPTree.parse(bytes) else { return nil }
         guard let rdf = root.first(uri: ns.rdf, name: "RDF") else { return nil }
         var props = XMPProperties()
         for d in rdf.children where d.uri == ns.rdf && d.name == "Description" {
@@ -98,7 +95,7 @@ enum XMP {
         func p(_ uri: String, _ name: String) -> XMPValue? { props[XMPName(uri, name)] }
 
         for v in p(ns.iptcExt, "PersonInImage")?.items ?? [] {
-            if let n = v.text?.trimmingCharacters(in: .whitespaces), !n.isEmpty { f.persons.append(n) }
+            if let n = v.text?.trimmedWhitespace(), !n.isEmpty { f.persons.append(n) }
         }
         // The MWG property is mwg-rs:Regions (its type is RegionInfo, which some writers use as the name).
         f.faces = mwgFaces(p(ns.mwgRegions, "Regions") ?? p(ns.mwgRegions, "RegionInfo")) + microsoftFaces(p(ns.microsoftPhoto, "RegionInfo"))
@@ -118,10 +115,10 @@ enum XMP {
             f.gps = GPSCoordinate.validated(lat: la, lon: lo)
         }
         // Lightroom writes "3", some tools "3.0"; anything outside -1…5 is not a rating.
-        if let t = p(ns.xmp, "Rating")?.text, let r = Double(t.trimmingCharacters(in: .whitespaces)),
+        if let t = p(ns.xmp, "Rating")?.text, let r = Double(t.trimmedWhitespace()),
            r.isFinite, (-1...5).contains(r) { f.rating = Int(r.rounded()) }
         f.keywords = deduplicated((p(ns.dc, "subject")?.items ?? []).compactMap {
-            $0.text?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            $0.text?.trimmedWhitespace() }.filter { !$0.isEmpty })
         return f
     }
 
@@ -159,7 +156,7 @@ enum XMP {
         }
         let qualifiers = p.attributes.contains { $0.uri != ns.rdf && $0.uri != ns.xml && !$0.uri.isEmpty }
         if qualifiers || !p.children.isEmpty { return .structure(description(p)) }
-        return .text(p.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return .text(p.text.trimmedWhitespaceAndNewlines())
     }
 
     // MARK: Regions
@@ -181,7 +178,7 @@ enum XMP {
                 guard let dimW, let dimH, dimW > 0, dimH > 0 else { continue }
                 cx /= dimW; w /= dimW; cy /= dimH; h /= dimH
             }
-            let name = region["Name"]?.text?.trimmingCharacters(in: .whitespaces)
+            let name = region["Name"]?.text?.trimmedWhitespace()
             if let face = face(x: cx - w / 2, y: cy - h / 2, w: w, h: h, name: name) { out.append(face) }
         }
         return out
@@ -192,9 +189,9 @@ enum XMP {
         guard let info else { return [] }
         var out: [FaceRegion] = []
         for region in info["Regions"]?.items ?? [] {
-            let name = region["PersonDisplayName"]?.text?.trimmingCharacters(in: .whitespaces)
+            let name = region["PersonDisplayName"]?.text?.trimmedWhitespace()
             let parts = (region["Rectangle"]?.text ?? "").split(separator: ",")
-                .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                .compactMap { Double($0.trimmedWhitespace()) }
             guard parts.count == 4 else { continue }
             if let face = face(x: parts[0], y: parts[1], w: parts[2], h: parts[3], name: name) { out.append(face) }
         }
@@ -211,25 +208,31 @@ enum XMP {
 
     /// XMP GPS: "38,43.02N" (degrees, decimal minutes) or "38,43,1.2N"; a plain signed decimal too.
     static func xmpDegrees(_ text: String) -> Double? {
-        var t = text.trimmingCharacters(in: .whitespaces).uppercased()
+        var t = text.trimmedWhitespace().uppercased()
         guard let last = t.last else { return nil }
         var sign = 1.0
         if "NSEW".contains(last) {
             if last == "S" || last == "W" { sign = -1 }
             t.removeLast()
         }
-        let parts = t.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = t.split(separator: ",").map { Double($0.trimmedWhitespace()) }
         guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ $0 != nil }) else { return nil }
         let v = parts.enumerated().reduce(0.0) { $0 + $1.element! / [1, 60, 3600][$1.offset] }
         return sign * v
     }
 
-    /// The packet as valid UTF-8 without an XML declaration. Foundation's XMLParser on Linux traps
-    /// (force-unwraps) when libxml2, recovering from an error, hands it a name that is not valid
-    /// UTF-8, so invalid sequences are replaced before parsing, and a declaration that could make
-    /// libxml2 transcode from another encoding is dropped (XMP is UTF-8 in JPEG and PNG). And
-    /// processing instructions get data (`withInstructionData`).
+    /// The packet as valid UTF-8 without an XML declaration: invalid sequences are replaced before
+    /// parsing (libxml2 stops at the first, and the rest of a packet with one stray byte is
+    /// worth reading), and a declaration that could make libxml2 transcode from another encoding
+    /// is dropped (XMP is UTF-8 in JPEG and PNG; `decodeText` read UTF-16 and UTF-32 already).
     static func utf8(_ packet: [UInt8]) -> [UInt8] {
+        // A packet that opens with "<" but not a declaration, in valid UTF-8 without control
+        // characters — a camera's or an editor's, nearly always — is already what this makes.
+        if packet.first == UInt8(ascii: "<"), packet.count > 1, packet[1] != 0, !packet.starts(with: Array("<?xml ".utf8)),
+           !packet.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+           String(validating: packet, as: UTF8.self) != nil {
+            return packet
+        }
         var text = decodeText(packet)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let trimmed = text.drop { $0.isWhitespace }
@@ -237,37 +240,7 @@ enum XMP {
             text = String(trimmed[end.upperBound...])
         }
         // Control characters other than tab/newline are not XML; libxml2 would stop at them anyway.
-        return withInstructionData(Array(text.utf8).map { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D ? 0x20 : $0 })
-    }
-
-    /// `<?name?>` made `<?name ?>`. libxml2 reports a processing instruction without data with a
-    /// NULL pointer, which Foundation's XMLParser hands to strlen: a crash (found by Fuzz/run).
-    /// With the space its data is empty instead of absent. XMP has no such instructions (inside
-    /// a comment or CDATA, text gains a space). Linear: a scan for the name stops at the next "<".
-    static func withInstructionData(_ b: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var i = 0
-        while i < b.count {
-            if b[i] == UInt8(ascii: "<"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "?") {
-                var j = i + 2
-                scan: while j < b.count {
-                    switch b[j] {
-                    case UInt8(ascii: "?"), UInt8(ascii: ">"), UInt8(ascii: "<"), 0x20, 0x09, 0x0A, 0x0D: break scan
-                    default: j += 1
-                    }
-                }
-                if j + 1 < b.count, b[j] == UInt8(ascii: "?"), b[j + 1] == UInt8(ascii: ">") {
-                    out += b[i..<j]
-                    out.append(0x20)
-                    i = j
-                    continue
-                }
-            }
-            out.append(b[i])
-            i += 1
-        }
-        return out
+        return Array(text.utf8).map { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D ? 0x20 : $0 }
     }
 
     static func deduplicated(_ names: [String]) -> [String] {
@@ -285,104 +258,5 @@ enum XMP {
             i = j + 1
         }
         return false
-    }
-}
-
-// MARK: - XML tree
-
-/// An element with its namespace resolved (attributes too, which XMLParser leaves prefixed).
-final class Node {
-    let uri: String
-    let name: String
-    var attributes: [(uri: String, name: String, value: String)] = []
-    var children: [Node] = []
-    var text = ""
-
-    init(uri: String, name: String) { self.uri = uri; self.name = name }
-
-    func attribute(_ uri: String, _ name: String) -> String? {
-        attributes.first { $0.uri == uri && $0.name == name }?.value
-    }
-
-    /// Depth-first search; the tree is at most `XMP.maximumDepth` deep.
-    func first(uri: String, name: String) -> Node? {
-        if self.uri == uri && self.name == name { return self }
-        for c in children { if let hit = c.first(uri: uri, name: name) { return hit } }
-        return nil
-    }
-}
-
-/// Builds a bounded tree with Foundation's XMLParser (libxml2 underneath) with namespace
-/// processing, never fetching external entities; too deep or too many nodes aborts the parse.
-private final class TreeBuilder: NSObject, XMLParserDelegate {
-    private var stack: [Node]
-    private var prefixes: [String: [String]] = ["xml": [XMP.ns.xml]]
-    private var nodes = 0
-    private(set) var refused = false
-
-    private override init() {
-        stack = [Node(uri: "", name: "#document")]
-    }
-
-    static func parse(_ data: Data) -> Node? {
-        let builder = TreeBuilder()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = builder
-        _ = parser.parse()  // a recoverable error still leaves a usable tree
-        parser.delegate = nil
-        guard !builder.refused, let root = builder.stack.first else { return nil }
-        return root
-    }
-
-    private func refuse(_ parser: XMLParser) {
-        refused = true
-        parser.abortParsing()
-    }
-
-    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-        prefixes[prefix, default: []].append(namespaceURI)
-    }
-
-    func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
-        _ = prefixes[prefix]?.popLast()
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        guard !refused else { return }
-        nodes += 1
-        guard stack.count <= XMP.maximumDepth, nodes <= XMP.maximumNodes else { return refuse(parser) }
-        let node = Node(uri: namespaceURI ?? "", name: elementName)
-        for (key, value) in attributeDict.sorted(by: { $0.key < $1.key }) {
-            if let colon = key.firstIndex(of: ":") {
-                let prefix = String(key[..<colon])
-                if prefix == "xmlns" { continue }
-                let uri = prefixes[prefix]?.last ?? ""
-                node.attributes.append((uri, String(key[key.index(after: colon)...]), value))
-            } else if key != "xmlns" {
-                node.attributes.append(("", key, value))
-            }
-        }
-        stack.last!.children.append(node)
-        stack.append(node)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard !refused, stack.count > 1 else { return }
-        stack.removeLast()
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !refused, stack.count > 1 else { return }
-        let node = stack.last!
-        // Text only matters in leaves; a cap keeps a hostile megabyte of text from piling up twice.
-        if node.text.utf8.count < 64 << 10 { node.text += string }
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        self.parser(parser, foundCharacters: String(decoding: CDATABlock, as: UTF8.self))
     }
 }

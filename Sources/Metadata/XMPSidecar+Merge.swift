@@ -1,6 +1,6 @@
 import MetadataCore
 
-/// Reading a sidecar's packet needs the XML parser (FoundationXML, libxml2): here, not in the
+/// Reading a sidecar's packet needs the XML parser (libxml2, `XMPTree`): here, not in the
 /// codec-free core, which keeps the sidecar's record and names.
 extension XMPSidecar {
     /// The largest sidecar read: the XMP parser's own limit.

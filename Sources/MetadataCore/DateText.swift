@@ -103,7 +103,7 @@ package enum DateText {
     /// EXIF "YYYY:MM:DD HH:MM:SS" (blank or zeroed fields, as cameras without a clock write, give nil).
     /// Dashes are tolerated as date separators: some writers use them.
     package static func exif(_ text: String, subSeconds: String?, offset: String?, source: DateSource = .exif) -> CaptureDate? {
-        var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
+        var s = TextScanner(text.trimmedWhitespace())
         guard let y = s.digits(4), s.accept(oneOf: ":-") != nil, let mo = s.digits(2), s.accept(oneOf: ":-") != nil,
               let d = s.digits(2) else { return nil }
         var w = WallClock(year: y, month: mo, day: d)
@@ -118,7 +118,7 @@ package enum DateText {
 
     /// EXIF SubSecTime holds the digits of a decimal fraction ("5" is half a second).
     package static func milliseconds(fraction: String) -> Int {
-        let digits = fraction.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        let digits = fraction.trimmedWhitespace().prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty else { return 0 }
         let padded = (digits + "000").prefix(4)
         let v = Int(padded) ?? 0
@@ -127,7 +127,7 @@ package enum DateText {
 
     /// "+02:00", "-0530", "Z" → seconds east of UTC; nil when absent or malformed.
     package static func utcOffset(_ text: String) -> Int? {
-        var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
+        var s = TextScanner(text.trimmedWhitespace())
         return offset(&s)
     }
 
@@ -144,7 +144,7 @@ package enum DateText {
     /// ISO 8601 / XMP dates: "2023-05-14", "2023-05-14T12:34", "2023-05-14T12:34:56.12+02:00",
     /// also with EXIF-style colons in the date, which some writers put in XMP.
     package static func iso8601(_ text: String, source: DateSource) -> CaptureDate? {
-        var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
+        var s = TextScanner(text.trimmedWhitespace())
         guard let y = s.digits(4), s.accept(oneOf: "-:") != nil, let mo = s.digits(2),
               s.accept(oneOf: "-:") != nil, let d = s.digits(2) else { return nil }
         var w = WallClock(year: y, month: mo, day: d)
@@ -175,7 +175,7 @@ package enum DateText {
 /// also the degree-minute(-second) forms "+3843.02-00908.00/".
 package enum ISO6709 {
     package static func parse(_ text: String) -> GPSCoordinate? {
-        var s = TextScanner(text.trimmingCharacters(in: .whitespaces))
+        var s = TextScanner(text.trimmedWhitespace())
         guard let lat = component(&s, degreeDigits: 2), let lon = component(&s, degreeDigits: 3) else { return nil }
         return GPSCoordinate.validated(lat: lat, lon: lon)
     }

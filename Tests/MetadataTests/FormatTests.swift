@@ -95,6 +95,19 @@ struct FormatTests {
         #expect(ana.name == "Ana" && ana.x == 0.1 && ana.y == 0.2 && ana.w == 0.3 && ana.h == 0.4)
     }
 
+    @Test("XMP text with XML's escapes, in attributes and elements, reads as written")
+    func xmpEscapes() throws {
+        let body = """
+         xmlns:dc="http://purl.org/dc/elements/1.1/" photoshop:City="Stratford &amp; Avon &lt;1&gt; &#38;&#x26; &quot;Q&quot; &amp;#38;">
+           <photoshop:Country>Trinidad &amp; Tobago &#169; &lt;</photoshop:Country>
+           <dc:subject><rdf:Bag><rdf:li>R&amp;D</rdf:li><rdf:li><![CDATA[a & b]]></rdf:li></rdf:Bag></dc:subject>
+        """
+        let f = XMP.fields(try #require(XMP.properties(Array(Craft.xmp(body).utf8))))
+        #expect(f.city == "Stratford & Avon <1> && \"Q\" &#38;")
+        #expect(f.country == "Trinidad & Tobago © <")
+        #expect(f.keywords == ["R&D", "a & b"])
+    }
+
     @Test("XMP location structures and the XMP date fallback inside a JPEG")
     func xmpInJPEG() throws {
         let body = """

@@ -243,12 +243,12 @@ struct HostileInputTests {
 
     /// Found by Fuzz/run (XMP, minimised to `<?x?>`): libxml2 reports a processing instruction
     /// without data with a NULL pointer, which Foundation's XMLParser passed to strlen (SIGSEGV).
+    /// The parser is libxml2's SAX2 interface now, with no instruction handler: the same packets.
     @Test("XMP with processing instructions that have no data")
     func instructionsWithoutData() throws {
         for text in ["<?x?>", "<a><?x?></a>", "<?x?><?y?>", "<!--<?x?>-->", "<?" + String(repeating: "x", count: 10_000) + "?>"] {
             _ = XMP.properties(Array(text.utf8))
         }
-        #expect(XMP.withInstructionData(Array("<?x?><a><?y z?><?w?></a><?".utf8)) == Array("<?x ?><a><?y z?><?w ?></a><?".utf8))
         let packet = Craft.xmp("><?x?>\n<Iptc4xmpExt:PersonInImage><rdf:Bag><rdf:li>Ana</rdf:li></rdf:Bag></Iptc4xmpExt:PersonInImage>")
         let jpeg = Craft.jpeg(try bytes(sampleFile("jpeg")), inserting: [Craft.xmpSegment(packet)])
         guard case .success(let m) = attempt(jpeg) else { Issue.record("should read"); return }

@@ -51,6 +51,15 @@ public final class Scanner {
     /// Loads what the first new file would otherwise wait for (see `Derivation.preload`).
     public static func preload() { Derivation.preload() }
 
+    /// `preload` on a thread of its own: a first scan reads every file, and the gazetteer
+    /// (~30 ms of one core) is then loaded while the walk runs on this one, instead of in front
+    /// of the first file's place while the readers want both cores.
+    static func preloadInBackground() {
+        let thread = Thread { preload() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> ScanReport {
         let started = Date()
         var report = ScanReport()
@@ -127,12 +136,14 @@ public final class Scanner {
 
     /// Phase 1: a crashed batch replayed, dead writers' temporaries removed, an empty index refilled.
     private func prepare(_ report: inout ScanReport) throws {
+        let empty = try index.count() == 0
+        if empty { Scanner.preloadInBackground() }
         try writer.recoverUnfinishedBatch()
         for folder in [LibraryLayout.stateFolder, LibraryLayout.sidecarsFolder, UserAlbums.stateFolder,
                        RecentlyDeleted.folderName + "/info", LibraryLayout.collagesFolder] where library.files.exists(folder) {
             try library.files.withFolder(folder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
         }
-        if try index.count() == 0 {
+        if empty, try index.count() == 0 {
             // An empty index beside sidecars was deleted or lost: refill it, or every file would get a new id.
             let (found, bad) = writer.sidecars.readAll()
             report.failed += bad.map { FileProblem(path: $0.path, reason: $0.reason) }
