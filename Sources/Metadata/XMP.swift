@@ -80,6 +80,9 @@ enum XMP {
         guard !packet.isEmpty, packet.count <= maximumSize else { return nil }
         var bytes = utf8(packet)
         while let last = bytes.last, last == 0 || last == 0x20 || last == 0x0A { bytes.removeLast() }
+        // What follows the root element — the padding (kilobytes of spaces left for rewriting in
+        // place) and the closing `<?xpacket end?>` — is not given to the parser.
+        if let end = endOfRoot(bytes) { bytes.removeSubrange(end...) }
         if contains(bytes, "<!DOCTYPE") || contains(bytes, "<!ENTITY") { return nil }
         guard let root = XMPTree.parse(bytes) else { return nil }
         guard let rdf = root.first(uri: ns.rdf, name: "RDF") else { return nil }
@@ -241,6 +244,17 @@ enum XMP {
         }
         // Control characters other than tab/newline are not XML; libxml2 would stop at them anyway.
         return Array(text.utf8).map { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D ? 0x20 : $0 }
+    }
+
+    /// Where the packet's `</x:xmpmeta>` ends, the last one, searched from the end; nil when it has none.
+    static func endOfRoot(_ bytes: [UInt8]) -> Int? {
+        let close = Array("</x:xmpmeta>".utf8)
+        var i = bytes.count - close.count
+        while i >= 0 {
+            if bytes[i] == UInt8(ascii: "<"), bytes.hasPrefix(close, at: i) { return i + close.count }
+            i -= 1
+        }
+        return nil
     }
 
     static func deduplicated(_ names: [String]) -> [String] {

@@ -108,6 +108,23 @@ struct FormatTests {
         #expect(f.keywords == ["R&D", "a & b"])
     }
 
+    @Test("XMP with an editor's padding, with a bare rdf:RDF root, and with text after the root")
+    func xmpPaddingAndRoots() throws {
+        let body = """
+         photoshop:City="Porto"><dc:subject xmlns:dc="http://purl.org/dc/elements/1.1/"><rdf:Bag><rdf:li>x</rdf:li></rdf:Bag></dc:subject>
+        """
+        let packet = Craft.xmp(body)
+        let padded = packet.replacingOccurrences(of: "<?xpacket end", with: String(repeating: "  \n", count: 2000) + "<?xpacket end")
+        let bare = packet.components(separatedBy: "\n").filter { !$0.contains("xmpmeta") && !$0.contains("xpacket") }.joined(separator: "\n")
+        #expect(XMP.endOfRoot(Array(padded.utf8)) == padded.utf8.count - 2000 * 3 - "\n<?xpacket end=\"w\"?>".utf8.count)
+        #expect(XMP.endOfRoot(Array(bare.utf8)) == nil)
+        for text in [packet, padded, bare, packet + "<!-- after -->"] {
+            let f = XMP.fields(try #require(XMP.properties(Array(text.utf8))))
+            #expect(f.city == "Porto")
+            #expect(f.keywords == ["x"])
+        }
+    }
+
     @Test("XMP location structures and the XMP date fallback inside a JPEG")
     func xmpInJPEG() throws {
         let body = """

@@ -65,7 +65,9 @@ where Files.Index == Int {
         done += 1
         bytes += size
         onFile(done, bytes)
-        condition.broadcast()
+        // Only the consumer waits for a result, and only for the next one in order: a file read
+        // ahead of it wakes nobody (a wake-up a file was ~1 % of a cold scan's CPU).
+        if i == consumed { condition.broadcast() }
         condition.unlock()
     }
 
