@@ -41,7 +41,7 @@ let package = Package(
         // HEVCDecoder; libheif stays for what that path does not take).
         .systemLibrary(name: "CDe265", pkgConfig: "libde265",
                        providers: [.apt(["libde265-dev"])]),
-        // XMP packets parsed by libxml2's SAX2 interface directly (Metadata's XMP.swift).
+        // XMP packets parsed by libxml2's SAX2 interface directly (Metadata's XMPTree.swift).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif",

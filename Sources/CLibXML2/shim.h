@@ -1,6 +1,6 @@
 #ifndef SHOEBOX_CLibXML2_SHIM_H
 #define SHOEBOX_CLibXML2_SHIM_H
-// libxml2's SAX2 push parser, for XMP packets (Metadata's XMP.swift): Foundation's XMLParser
+// libxml2's SAX2 push parser, for XMP packets (Metadata's XMPTree.swift): Foundation's XMLParser
 // wraps the same parser with a delegate call, NSString and dictionary per element and attribute.
 #include <libxml/xmlversion.h>
 // Debian's libxml2 is built with ICU, and its encoding.h then includes ICU's headers, which

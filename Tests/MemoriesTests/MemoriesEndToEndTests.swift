@@ -92,7 +92,15 @@ import TestSupport
             cells.append(MemoryRoll.cells(json).map(\.id))
         }
         #expect(bytes[0] == bytes[1] && cells[0] == cells[1])
-        #expect(bytes[0] != bytes[2] && cells[0] != cells[2])
+        // Another seed reshuffles. The draw mixes the seed with the asset ids (a scan makes them
+        // at random) and weighs it by score: on this roll's 2019 the best five photos win under
+        // most seeds and one cell varies among a few, so one other seed draws the same six about
+        // one time in three. The first of seeds 6…20 that draws otherwise.
+        var reshuffled = bytes[0] != bytes[2] && cells[0] != cells[2]
+        for seed in 7...20 where !reshuffled {
+            reshuffled = MemoryRoll.cells(try roll.collage(["--year", "2019", "--seed", String(seed)])).map(\.id) != cells[0]
+        }
+        #expect(reshuffled, "seeds 6 to 20 all drew the photos of seed 5")
         // A 1200×1500 JPEG.
         #expect(bytes[0].prefix(2) == Data([0xFF, 0xD8]))
         let size = try TestRoll.run("/usr/bin/identify", ["-format", "%w %h %Q", out.appendingPathComponent("a.jpg").path]).stdout
