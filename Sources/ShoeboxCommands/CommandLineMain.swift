@@ -25,7 +25,7 @@ package enum CommandLineMain {
     }
 
     /// Parses `arguments` (the process's, less the program name) with `Root` and runs the command;
-    /// a command that needs a file's headers read in a program without the readers (`RunsInPixels`)
+    /// a command that needs a file's headers read in a program without the readers (`NeedsMetadataReaders`)
     /// is given, before it changed anything, to `handOff` with the same arguments. Never returns.
     package static func run<Root: ParsableCommand>(_ root: Root.Type, _ original: [String],
                                                    handOff: (([String]) -> Never)? = nil) -> Never {
@@ -40,8 +40,8 @@ package enum CommandLineMain {
             var command = try Root.parseAsRoot(arguments)
             try command.run()
             Foundation.exit(0)
-        } catch is RunsInPixels {
-            guard let handOff else { preconditionFailure("RunsInPixels in a program with the metadata readers") }
+        } catch is NeedsMetadataReaders {
+            guard let handOff else { preconditionFailure("NeedsMetadataReaders in a program with the metadata readers") }
             handOff(original)
         } catch {
             // SPEC: bad usage exits 2 (ArgumentParser's own convention is EX_USAGE, 64).
@@ -121,11 +121,12 @@ package struct LibraryOptions: ParsableArguments {
 
 /// Thrown, before anything is changed, by a command that must read a file's headers (scan, rebuild,
 /// doctor, a tracker photo, restoring a file put in Recently Deleted by hand) where this program
-/// has no metadata reader: `CommandLineMain.run` then runs the command line in `shoebox-pixels`.
-package struct RunsInPixels: Error {
+/// has no metadata reader: `CommandLineMain.run` then runs the command line in `shoebox-readers`
+/// (`HandOff.execReaders`; `shoebox-pixels` where the readers binary is not installed).
+package struct NeedsMetadataReaders: Error {
     /// Throws unless this program can read files' headers (`MetadataReaders`).
     package static func unlessReaderAvailable() throws {
-        if !MetadataReaders.isAvailable { throw RunsInPixels() }
+        if !MetadataReaders.isAvailable { throw NeedsMetadataReaders() }
     }
 }
 
@@ -133,7 +134,7 @@ package struct RunsInPixels: Error {
 package func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let e as RunsInPixels {
+    } catch let e as NeedsMetadataReaders {
         throw e
     } catch let e as ShoeboxError {
         Terminal.error(CommandHint.line(e))

@@ -51,7 +51,7 @@ package enum HandOff {
     }
 
     /// Replaces this process with `shoebox-readers ARGUMENTS…` (a command that reads files'
-    /// headers, `RunsInPixels`). Where that binary is not installed (a `shoebox` and
+    /// headers, `NeedsMetadataReaders`). Where that binary is not installed (a `shoebox` and
     /// `shoebox-pixels` installed before it existed), `shoebox-pixels`, which has the readers too;
     /// where neither runs, one line naming the readers' file, exit 1.
     package static func execReaders(_ arguments: [String]) -> Never {

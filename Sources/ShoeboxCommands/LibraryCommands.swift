@@ -52,7 +52,7 @@ package struct Scan: ParsableCommand {
     var allowMassRemoval = false
 
     package func run() throws {
-        try RunsInPixels.unlessReaderAvailable()
+        try NeedsMetadataReaders.unlessReaderAvailable()
         try reportingErrors {
             let session = try options.session()
             var scanOptions = Scanner.Options(settings: try session.settings)
@@ -109,7 +109,7 @@ package struct Rebuild: ParsableCommand {
     @OptionGroup var output: JSONOutput
 
     package func run() throws {
-        try RunsInPixels.unlessReaderAvailable()
+        try NeedsMetadataReaders.unlessReaderAvailable()
         try reportingErrors {
             let bar = Terminal.ProgressBar(label: "Rebuilding")
             let report = try LibrarySession.rebuild(try options.open()) { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) }
@@ -140,7 +140,7 @@ package struct Doctor: ParsableCommand {
 
     package func run() throws {
         // It reads the headers of files the index lacks (to tell unreadable ones from unscanned).
-        try RunsInPixels.unlessReaderAvailable()
+        try NeedsMetadataReaders.unlessReaderAvailable()
         try reportingErrors {
             let report = try LibrarySession.doctor(try options.open(), features: Features.all).wordedForCommandLine()
             if output.json {

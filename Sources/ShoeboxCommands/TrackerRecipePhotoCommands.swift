@@ -158,7 +158,7 @@ struct TrackerPhotoCommand: ParsableCommand {
 
         func run() throws {
             // The photo's headers give its size and capture date.
-            try RunsInPixels.unlessReaderAvailable()
+            try NeedsMetadataReaders.unlessReaderAvailable()
             try changeTracker(options, output, line: { p in "Added the photo \(TrackerPhotoCommand.describe(p))" }) {
                 try $0.addPhoto(mini: mini, from: .reference(source))
             }

@@ -142,7 +142,7 @@ package struct Restore: ParsableCommand {
             let done = try options.session().write { w in
                 let (targets, foreign) = try w.trash.restoreTargets(items)
                 // A file put in Recently Deleted by hand is indexed again from its headers.
-                if !foreign.isEmpty { try RunsInPixels.unlessReaderAvailable() }
+                if !foreign.isEmpty { try NeedsMetadataReaders.unlessReaderAvailable() }
                 return try w.trash.restore(targets) { Terminal.error(CommandHint.line($0)); failures += 1 }
                     + w.trash.restoreForeign(foreign) { Terminal.error(CommandHint.line($0)); failures += 1 }
             }

@@ -15,7 +15,7 @@ struct Shoebox: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if HandOff.runsHere(arguments, root: Self.self, partialGroups: [Curate.self]) {
             // Scan, rebuild, doctor, a tracker photo and a hand-made restore read files' headers:
-            // they throw `RunsInPixels` before changing anything, and go over then.
+            // they throw `NeedsMetadataReaders` before changing anything, and go over then.
             CommandLineMain.run(Self.self, arguments, handOff: HandOff.execReaders)
         }
         HandOff.execPixels(arguments)
