@@ -20,8 +20,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         precondition(!error.description.contains("\n"), "refusal not one line: \(error.description.debugDescription)")
         return 0
     }
-    precondition(items.width > 0 && items.height > 0 && !items.tiles.isEmpty && items.columns >= 1)
-    guard items.width * items.height <= heifLimits.maxPixels else { return 0 }
+    precondition(items.width > 0 && items.height > 0 && items.width <= Int(Int32.max) && items.height <= Int(Int32.max)
+                 && !items.tiles.isEmpty && items.columns >= 1)
+    guard heifLimits.allows(width: items.width, height: items.height) else { return 0 }
     let fd = temporaryFile(data, size)
     defer { close(fd) }
     do {

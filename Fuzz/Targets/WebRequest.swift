@@ -200,10 +200,13 @@ func query(_ text: String) {
     precondition(FormQuery.parse(key) == form, "the cache key \(key.debugDescription) stands for other fields than \(form)")
     guard let q = try? LibraryRoutes.query(form) else { return }
     if let year = form["year"], !year.isEmpty { precondition(q.year == Int(year), "year \(year.debugDescription) read as \(q.year as Any)") }
-    var plain = q
-    if plain.place != nil { plain.place = "x" }
-    if plain.person != nil { plain.person = "x" }
-    precondition(q.sql().0 == plain.sql().0, "a filter's text changed the SQL: \(text.debugDescription)")
+    // A person is a name, or an id as `people list` prints it ("p12"), which also looks in the
+    // faces: the text picks one of those two clauses and is otherwise only a value.
+    var asName = q, asID = q
+    if q.place != nil { asName.place = "x"; asID.place = "x" }
+    if q.person != nil { asName.person = "x"; asID.person = "p1" }
+    let sql = q.sql().0
+    precondition(sql == asName.sql().0 || sql == asID.sql().0, "a filter's text changed the SQL: \(text.debugDescription)")
 }
 
 /// An upload: its name (before the first NUL) and its first bytes. The name is cleaned as the

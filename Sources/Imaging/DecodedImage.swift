@@ -52,4 +52,11 @@ public struct DecodeLimits: Sendable {
     /// 120 megapixels and 512 MiB files: a 100-megapixel panorama decodes (JPEG at 1/8, PNG
     /// reduced while reading rows, HEIC whole inside libheif, then reduced).
     public static let `default` = DecodeLimits()
+
+    /// Whether a declared `width`×`height` stays within `maxPixels`; sides read from a file are
+    /// up to 2³², whose product would overflow an `Int` (and trap) before any comparison.
+    public func allows(width: Int, height: Int) -> Bool {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return !overflow && pixels <= maxPixels
+    }
 }

@@ -96,7 +96,14 @@ extension HEIFMeta {
         guard (try? c.skip(4)) != nil, let w = try? c.u32(), let h = try? c.u32(), w > 0, h > 0 else {
             throw Refusal("item \(id) has a malformed size")
         }
-        return (Int(w), Int(h))
+        return try Self.checked(Int(w), Int(h))
+    }
+
+    /// A size whose sides stay below 2³¹, libheif's own limit: its area then fits in an `Int`
+    /// (two sides of 2³² would overflow the product every caller compares with its pixel limit).
+    static func checked(_ width: Int, _ height: Int) throws(Refusal) -> (Int, Int) {
+        guard width <= Int(Int32.max), height <= Int(Int32.max) else { throw Refusal("image size \(width)×\(height) beyond 2³¹ − 1") }
+        return (width, height)
     }
 
     func isAlpha(_ id: UInt32) -> Bool {
@@ -115,6 +122,7 @@ extension HEIFMeta {
         if flags & 1 == 0 { w = (try? c.u16()).map(Int.init); h = (try? c.u16()).map(Int.init) }
         else { w = (try? c.u32()).map(Int.init); h = (try? c.u32()).map(Int.init) }
         guard let w, let h, w > 0, h > 0 else { throw Refusal("grid descriptor malformed") }
+        _ = try Self.checked(w, h)
         guard let tileIDs = references.first(where: { $0.type == fourCC("dimg") && $0.from == id })?.to,
               tileIDs.count == (Int(rows) + 1) * (Int(columns) + 1) else { throw Refusal("grid without its tiles") }
         var tiles: [HEIFItems.Coded] = []

@@ -39,7 +39,8 @@ public struct HEIFItems: Sendable {
         case icc([UInt8])
     }
 
-    /// The coded image's size (a grid's output size), before the transformations.
+    /// The coded image's size (a grid's output size), before the transformations; each side below 2³¹,
+    /// so `width * height` cannot overflow.
     public var width: Int, height: Int
     /// One coded image, or a grid's tiles row by row, `columns` across.
     public var tiles: [Coded]

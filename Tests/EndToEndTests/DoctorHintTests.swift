@@ -58,6 +58,27 @@ struct DoctorHintTests {
         #expect(try hint.ids() == before)
     }
 
+    /// A sidecar edited by hand to claim sides of 2³² − 1 pixels: `tidy next` multiplied them
+    /// (Tidy's similar shots rank by pixel count) and died of the overflow. Now every command that
+    /// reads sizes runs, and the size counts as none.
+    @Test func aSidecarClaimingSidesOfFourBillionPixelsCrashesNothing() throws {
+        let (cli, hint) = try Self.scanned()
+        defer { Self.remove(cli) }
+        let id = try #require(try hint.ids().values.sorted().first)
+        let url = cli.library.appendingPathComponent(".shoebox/sidecars/\(id).json")
+        var text = try String(contentsOf: url, encoding: .utf8)
+        for key in ["pixelWidth", "pixelHeight"] {
+            text = text.replacingOccurrences(of: #""\#(key)" : [0-9]+"#, with: "\"\(key)\" : 4294967295", options: .regularExpression)
+        }
+        #expect(text.contains("\"pixelWidth\" : 4294967295") && text.contains("\"pixelHeight\" : 4294967295"))
+        try Data(text.utf8).write(to: url)
+        #expect(try cli.run(["rebuild"]).status == 0)
+        for args in [["tidy", "next", "--json"], ["tidy", "similar", "--json"], ["list", "--json"], ["curate", "list", "--json"]] {
+            let r = try cli.run(args)
+            #expect(r.status == 0, "\(args): \(r.status) \(r.stderr)")
+        }
+    }
+
     /// A sidecar a newer Shoebox wrote is valid there: never moved aside; doctor says upgrade.
     @Test func aNewerSidecarIsLeftAloneAndDoctorSaysUpgrade() throws {
         let (cli, hint) = try Self.scanned()

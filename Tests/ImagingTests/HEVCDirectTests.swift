@@ -88,6 +88,21 @@ struct HEVCDirectTests {
         try compare(url)
     }
 
+    /// Sides of 2³² − 1 in `ispe`: their product overflowed an Int before it met the pixel limit
+    /// (`Fuzz/run HEIFItems` found it). The direct path refuses; libheif names the problem.
+    @Test("an ispe of 4294967295 × 4294967295: refused in one line, no crash")
+    func sidesBeyondTwoToThe31() throws {
+        let url = dir.appendingPathComponent("huge.heic")
+        try HEIFWriter.write(try kite, to: url, orientation: 1)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let ispe = try #require(bytes.indices.dropLast(16).first { bytes[$0..<$0 + 4] == [0x69, 0x73, 0x70, 0x65] })
+        for i in ispe + 8..<ispe + 16 { bytes[i] = 0xFF }
+        try Data(bytes).write(to: url)
+        #expect(throws: HEIFItems.Refusal.self) { try HEIFItems.primary(MemoryByteSource(bytes)) }
+        let error = #expect(throws: ImagingError.self) { try Fixtures.decode(url, .heic) }
+        #expect(error?.description.hasPrefix("huge.heic: ") == true && error?.description.contains("\n") == false, "\(String(describing: error))")
+    }
+
     @Test("truncated or corrupt HEICs: one clear error, no crash", arguments: [0.95, 0.6, 0.3, 0.02])
     func damaged(fraction: Double) throws {
         let url = dir.appendingPathComponent("whole.heic")

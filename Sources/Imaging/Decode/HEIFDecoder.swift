@@ -85,7 +85,7 @@ enum HEIFDecoder {
     private static func pixels(of handle: OpaquePointer, name: String, minLongSide: Int,
                                limits: DecodeLimits, libheifRGB: Bool = false) throws -> (RGBImage, Int) {
         let w = Int(heif_image_handle_get_width(handle)), h = Int(heif_image_handle_get_height(handle))
-        guard w > 0, h > 0, w * h <= limits.maxPixels else {
+        guard w > 0, h > 0, limits.allows(width: w, height: h) else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) HEIF image is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0

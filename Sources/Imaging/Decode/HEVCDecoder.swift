@@ -27,7 +27,7 @@ enum HEVCDecoder {
         let source = FileByteSource(fd: fd, size: try FileBytes.size(fd, name: name))
         guard let items = try? HEIFItems.primary(source),
               !items.thumbnailLongSides.contains(where: { $0 >= minLongSide }),
-              items.width * items.height <= limits.maxPixels else { return nil }
+              limits.allows(width: items.width, height: items.height) else { return nil }
         guard let decoded = planes(items) else { return nil }
         defer { shoebox_hevc_free(decoded) }
         var src = shoebox_ycbcr()

@@ -21,7 +21,7 @@ enum PNGDecoder {
         }
         let w = Int(width), h = Int(height)
         guard w > 0, h > 0 else { throw ImagingError(.corrupt, name, "PNG declares an empty image") }
-        guard w * h <= limits.maxPixels else {
+        guard limits.allows(width: w, height: h) else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) PNG is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
         let factor = BoxReduction.factor(longSide: max(w, h), minLongSide: minLongSide)

@@ -25,7 +25,7 @@ enum TIFFDecoder {
         defer { TIFFRGBAImageEnd(&img) }
         let w = Int(img.width), h = Int(img.height)
         guard w > 0, h > 0 else { throw ImagingError(.corrupt, name, "TIFF declares an empty image") }
-        guard w * h <= limits.maxPixels else {
+        guard limits.allows(width: w, height: h) else {
             throw ImagingError(.tooLarge, name, "\(w)×\(h) TIFF is over the \(limits.maxPixels / 1_000_000)-megapixel limit")
         }
         // Rows as stored, top first: the orientation is applied below, as for every format.

@@ -5,7 +5,7 @@ import CFFmpeg
 enum VideoFrameConversion {
     static func rgb(_ frame: UnsafeMutablePointer<AVFrame>, name: String, limits: DecodeLimits) throws -> RGBImage {
         let w = Int(frame.pointee.width), h = Int(frame.pointee.height)
-        guard w > 0, h > 0, w * h <= limits.maxPixels else {
+        guard w > 0, h > 0, limits.allows(width: w, height: h) else {
             throw ImagingError(.corrupt, name, "video frame of \(w)×\(h)")
         }
         guard let sws = sws_getContext(Int32(w), Int32(h), AVPixelFormat(frame.pointee.format), Int32(w), Int32(h),

@@ -46,11 +46,18 @@ extension Index {
                 let width: Int = r[5], height: Int = r[6]
                 out.append(SimilarityKey(
                     id: AssetID(trusted: r[0]), kind: AssetKind(rawValue: r[1]) ?? .photo, isUtility: r[2],
-                    sha256: r[3], size: r[4], pixels: width * height,
+                    sha256: r[3], size: r[4], pixels: Self.area(width, height),
                     statedTime: stated ? r[7] : nil,
                     perceptualHash: (r[9] as String?).flatMap { UInt64($0, radix: 16) }, score: r[10]))
             }
             return out
         }
+    }
+
+    /// A photo's pixel count from the sizes its sidecar states: a hand-edited sidecar may claim
+    /// sides of 2³² or below zero, whose product would trap; such a size counts as none.
+    static func area(_ width: Int, _ height: Int) -> Int {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow || width < 0 || height < 0 ? 0 : pixels
     }
 }
