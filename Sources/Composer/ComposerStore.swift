@@ -5,7 +5,7 @@ import PhotoLibrary
 /// confined files (no link followed), replaced whole (`AtomicFile`: a kill leaves the old draft
 /// or the new one, never half of one).
 public struct ComposerStore: Sendable {
-    public static let path = LibraryLayout.stateFolder + "/composer.json"
+    public static let path = LibraryLayout.statePath("composer.json")
     /// Four ids take a few hundred bytes: a bigger file is not one Shoebox wrote.
     static let limit = 64 << 10
 

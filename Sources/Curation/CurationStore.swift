@@ -5,7 +5,7 @@ import PhotoLibrary
 /// library's confined files (no link followed), replaced whole (`AtomicFile`: a kill leaves the
 /// old list or the new one, never half of one).
 package struct CurationStore: Sendable {
-    package static let path = LibraryLayout.stateFolder + "/curation.json"
+    package static let path = LibraryLayout.statePath("curation.json")
     /// Far more than 100,000 ids take: a bigger file is not one Shoebox wrote.
     static let limit = 8 << 20
 

@@ -37,16 +37,14 @@ final class XMPTree {
     private var refused = false
     private var context: xmlParserCtxtPtr?
 
-    /// libxml2's global state, set up once before any thread parses (its documented requirement).
-    private static let initialized: Bool = {
-        xmlInitParser()
-        return true
-    }()
+    /// libxml2's global state, set up once before any thread parses (its documented requirement):
+    /// a static's initialiser runs exactly once, whichever thread reads it first.
+    private static let libxml2SetUp: Void = xmlInitParser()
 
     /// The tree of `bytes` (UTF-8 without a declaration, see `XMP.utf8`); a packet libxml2 stops
     /// on part-way still gives what it read before (as Foundation's parser did); nil when refused.
     static func parse(_ bytes: [UInt8]) -> Node? {
-        precondition(initialized)
+        _ = libxml2SetUp
         let tree = XMPTree()
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)

@@ -6,7 +6,7 @@ import PhotoLibrary
 /// followed), each replaced whole (`AtomicFile`). A new session writes its list first, then the
 /// state naming it, then removes the old list: a kill leaves the old session or the new one.
 package struct TidyStore: Sendable {
-    package static let statePath = LibraryLayout.stateFolder + "/tidy.json"
+    package static let statePath = LibraryLayout.statePath("tidy.json")
     /// Far more than a session writes (`TidyState.undoDepth` changes, a done `empty` without its
     /// marks: under a megabyte unless its groups are huge; an `empty` in progress holds ~25,000
     /// marks); a larger file is refused as damaged instead of costing seconds and hundreds of
@@ -17,7 +17,7 @@ package struct TidyStore: Sendable {
     package init(library: Library) { self.library = library }
 
     static func listName(_ session: String) -> String { "tidy-\(session).list" }
-    static func listPath(_ session: String) -> String { LibraryLayout.stateFolder + "/" + listName(session) }
+    static func listPath(_ session: String) -> String { LibraryLayout.statePath(listName(session)) }
 
     /// The session on disk, or nil when none was started.
     package func loadState() throws -> TidyState? {

@@ -32,7 +32,7 @@ public struct UserAlbums: Sendable {
     public init(library: Library) { self.library = library }
 
     /// Where each album's truth is kept (`<id>.json`), relative to the library.
-    public static let stateFolder = LibraryLayout.stateFolder + "/albums"
+    public static let stateFolder = LibraryLayout.statePath("albums")
 
     /// Names a user album cannot have: the generated albums' folders, and where files Shoebox
     /// did not make are moved out of them.

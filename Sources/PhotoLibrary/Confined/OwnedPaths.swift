@@ -41,7 +41,7 @@ public enum OwnedPaths {
     /// is a link or of the wrong kind: SQLite opens them by path. Cheap (four `lstat`s): every
     /// command that opens the index, readers too, checks them.
     static func checkIndexFiles(_ library: Library, named name: String) throws {
-        let paths = [(LibraryLayout.stateFolder, true)] + ["", "-wal", "-shm"].map { (LibraryLayout.stateFolder + "/" + name + $0, false) }
+        let paths = [(LibraryLayout.stateFolder, true)] + ["", "-wal", "-shm"].map { (LibraryLayout.statePath(name) + $0, false) }
         for (path, folder) in paths {
             if let p = problem(library, path, wantFolder: folder) { throw ShoeboxError(.unsafeLayout, p) }
         }

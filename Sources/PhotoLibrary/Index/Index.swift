@@ -33,7 +33,7 @@ public final class Index: @unchecked Sendable {
     var sqlitePath: String { confinement.path(relativePath) }
 
     /// The path to give SQLite for another file of `.shoebox` (confined like the index's).
-    func confinementPath(of file: URL) -> String { confinement.path(LibraryLayout.stateFolder + "/" + file.lastPathComponent) }
+    func confinementPath(of file: URL) -> String { confinement.path(LibraryLayout.statePath(file.lastPathComponent)) }
 
     /// The feature tables and indexes this index was opened with (migrated on open).
     package let schema: IndexSchema
@@ -45,7 +45,7 @@ public final class Index: @unchecked Sendable {
         self.library = library
         self.schema = schema
         url = path ?? library.indexURL
-        relativePath = LibraryLayout.stateFolder + "/" + url.lastPathComponent
+        relativePath = LibraryLayout.statePath(url.lastPathComponent)
         // SQLite opens by path: the folder and files on the way must be Shoebox's own, not links
         // to somewhere else, or its -wal and -shm files would be written there.
         try OwnedPaths.checkIndexFiles(library, named: url.lastPathComponent)

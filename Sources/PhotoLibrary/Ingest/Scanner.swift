@@ -143,6 +143,7 @@ public final class Scanner {
                        RecentlyDeleted.folderName + "/info", LibraryLayout.collagesFolder] where library.files.exists(folder) {
             try library.files.withFolder(folder) { AtomicFile.removeTemporariesOfDeadWriters(inFolder: $0) }
         }
+        // Counted again: the replayed batch may have put rows into an index that was empty.
         if empty, try index.count() == 0 {
             // An empty index beside sidecars was deleted or lost: refill it, or every file would get a new id.
             let (found, bad) = writer.sidecars.readAll()

@@ -22,7 +22,7 @@ public struct Library: Sendable {
     /// What the last writer put in `.shoebox/lock` ("pid 123: scan"), or "" when it cannot be
     /// read: for messages only, read without waiting (a fifo there is not waited on).
     var lockHolder: String {
-        let data = (try? files.contents(of: LibraryLayout.stateFolder + "/lock", limit: 4096)) ?? nil
+        let data = (try? files.contents(of: LibraryLayout.statePath("lock"), limit: 4096)) ?? nil
         return String(decoding: data ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -126,7 +126,7 @@ public struct Library: Sendable {
             }
             // Through the confined layer: a `.shoebox` link planted meanwhile is refused, not followed.
             try library.files.withFolder(LibraryLayout.sidecarsFolder, creating: true) { _ in }
-            try library.files.writeAtomically(Data(LibraryConfig.defaultText.utf8), to: LibraryLayout.stateFolder + "/config.toml")
+            try library.files.writeAtomically(Data(LibraryConfig.defaultText.utf8), to: LibraryLayout.statePath("config.toml"))
             // The index is created here so that a library is complete from its first moment.
             _ = try Index(library: library)
         } catch let e as ShoeboxError {

@@ -48,7 +48,7 @@ struct ConfigCheck: DoctorCheck {
     static func findings(_ library: Library) -> [DoctorReport.Check] {
         do {
             _ = try LibrarySettings.load(library)
-            return [.ok("config", library.files.exists(LibraryLayout.stateFolder + "/" + library.configURL.lastPathComponent)
+            return [.ok("config", library.files.exists(LibraryLayout.statePath(library.configURL.lastPathComponent))
                         ? "config.toml reads" : "no config.toml: the defaults")]
         } catch {
             return [.problem("config", "\(error)", fix: "edit \(shellQuote(library.configURL.path))")]

@@ -7,6 +7,8 @@
 public enum LibraryLayout {
     /// The index, sidecars, config and lock.
     public static let stateFolder = ".shoebox"
+    /// The relative path of `name` (a file's last component) inside `stateFolder`.
+    public static func statePath(_ name: String) -> String { stateFolder + "/" + name }
     /// One sidecar per asset, `<id>.json`: the truth the index is rebuilt from.
     public static let sidecarsFolder = ".shoebox/sidecars"
     /// The thumbnail cache (`ThumbnailStore`).

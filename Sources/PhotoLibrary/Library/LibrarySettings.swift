@@ -21,7 +21,7 @@ public struct LibrarySettings: Equatable, Sendable {
     /// The library's settings; the defaults when it has no config file.
     public static func load(_ library: Library) throws -> LibrarySettings {
         // Through the confined files: never through a link, and a fifo there is refused, not waited on.
-        guard let data = try library.files.contents(of: LibraryLayout.stateFolder + "/config.toml", limit: 1 << 20) else {
+        guard let data = try library.files.contents(of: LibraryLayout.statePath("config.toml"), limit: 1 << 20) else {
             return LibrarySettings()
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -35,7 +35,7 @@ struct ScanJournal {
     /// `AssetWriter.commit` does, or a power cut after the replay could take back a sidecar
     /// whose row the index holds.
     func recover(into index: Index, sidecars: SidecarStore) throws {
-        guard let data = try? library.files.contents(of: LibraryLayout.stateFolder + "/" + Self.name) else { return }
+        guard let data = try? library.files.contents(of: LibraryLayout.statePath(Self.name)) else { return }
         let ids = (try? JSONDecoder().decode([AssetID].self, from: data)) ?? []
         var assets: [Asset] = []
         var notWritten: [AssetID] = []

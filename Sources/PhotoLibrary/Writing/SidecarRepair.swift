@@ -119,7 +119,7 @@ private struct OldIndex {
     let library: Library
 
     func assets(notIn ids: Set<String>) -> [Asset] {
-        guard library.files.exists(LibraryLayout.stateFolder + "/" + library.indexURL.lastPathComponent),
+        guard library.files.exists(LibraryLayout.statePath(library.indexURL.lastPathComponent)),
               let index = try? Index(library: library),
               let all = try? index.allIDs() else { return [] }
         defer { try? index.close() }

@@ -38,7 +38,7 @@ struct SidecarsMatchIndexCheck: DoctorCheck {
 /// `journal` (only when there is one): a scan was interrupted; the next one replays it.
 struct InterruptedJournalCheck: DoctorCheck {
     func findings(_ context: DoctorContext) throws -> [DoctorReport.Check] {
-        guard context.library.files.exists(LibraryLayout.stateFolder + "/" + ScanJournal.name) else {
+        guard context.library.files.exists(LibraryLayout.statePath(ScanJournal.name)) else {
             return []
         }
         return [.warning("journal", "an interrupted scan left a journal; the next scan replays it", fix: context.scanCommand)]
