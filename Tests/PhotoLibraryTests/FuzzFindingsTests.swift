@@ -17,6 +17,21 @@ struct FuzzFindingsTests {
         #expect(ShoeboxClock.parseISO8601("2026-11-22T10:15:03Z") != nil)
     }
 
+    /// A date with a signed year ("-2026-…", in a Tidy session's `startedAt`: `Fuzz/run Tidy`)
+    /// went through Foundation's calendar, which is Julian before 1582, and came back from
+    /// Shoebox's own (proleptic Gregorian) encoding as another day: the file did not survive its
+    /// own round trip. Every date read is now the date Shoebox writes for it.
+    @Test(arguments: ["-2026-11-26T12:00:00.001Z", "-001-01-01T00:00:00.000Z", "10000-01-01T00:00:00.000Z",
+                      "1500-03-01T12:00:00Z", "2026-11-22T10:15:03.123456789+01:00"])
+    func aDateSurvivesItsOwnRoundTrip(created: String) throws {
+        let album = #"{"created":""# + created + #"","deleting":false,"folder":"Zoë","id":"868ce4e5","linked":{},"members":[],"name":"Zoë","schema":1,"syncing":false}"#
+        let decoder = ShoeboxJSON.makeDecoder(), encoder = ShoeboxJSON.makeEncoder(pretty: false)
+        let once = try decoder.decode(UserAlbum.self, from: Data(album.utf8))
+        let twice = try decoder.decode(UserAlbum.self, from: try encoder.encode(once))
+        #expect(twice.created == once.created, "\(created): \(once.created) → \(twice.created)")
+        #expect(try encoder.encode(twice) == (try encoder.encode(once)))
+    }
+
     /// Foundation's DateFormatter traps on a combining mark inside a date ("2026-11-2" + U+032B):
     /// a user album's `created` reached it through the same decoder.
     @Test func aDateWithACombiningMarkIsRefusedNotACrash() {

@@ -152,9 +152,10 @@ struct JSONStreamWriterTests {
             let date = Date(timeIntervalSince1970: t)
             let text = ShoeboxJSON.format(date)
             #expect(text == Self.formatted(date), "\(t)")
-            if text.utf8.count == 24, !text.hasPrefix("-") {
-                #expect(ShoeboxJSON.parse(text).map { abs($0.timeIntervalSince1970 - t) <= 0.0005 + 1e-6 } == true, "\(t): \(text)")
-            }
+            // Read back whatever the year's width and sign (a Tidy session with "-2026-…" in it
+            // decoded through Foundation's calendar to another day: Fuzz/run Tidy).
+            #expect(ShoeboxJSON.parse(text).map { abs($0.timeIntervalSince1970 - t) <= 0.0005 + 1e-6 } == true, "\(t): \(text)")
+            #expect(ShoeboxJSON.parse(text).map(ShoeboxJSON.format) == text, "\(t): \(text)")
         }
     }
 }

@@ -25,7 +25,7 @@ enum MetadataJSON {
     /// The date strategy of `ShoeboxJSON.makeDecoder`, on bytes for its own format.
     static func date(_ u: UnsafeBufferPointer<UInt8>) -> Date? {
         if let d = ShoeboxJSON.parse(utf8: u) { return d }
-        return ShoeboxClock.parseISO8601(String(decoding: u, as: UTF8.self))
+        return ShoeboxJSON.parseOtherForm(String(decoding: u, as: UTF8.self))
     }
 
     /// The JSON tokens; what a `MediaMetadata` is made of is read in `MetadataJSON+Fields.swift`.

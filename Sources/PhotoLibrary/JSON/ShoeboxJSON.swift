@@ -46,7 +46,7 @@ public enum ShoeboxJSON {
         d.dateDecodingStrategy = .custom { decoder in
             let c = try decoder.singleValueContainer()
             let text = try c.decode(String.self)
-            if let date = parse(text) ?? ShoeboxClock.parseISO8601(text) { return date }
+            if let date = parse(text) ?? parseOtherForm(text) { return date }
             throw DecodingError.dataCorruptedError(in: c, debugDescription: "not an ISO 8601 date: \(text)")
         }
         return d
@@ -90,16 +90,29 @@ public enum ShoeboxJSON {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// Another ISO 8601 form (an offset, seconds without a fraction, nanoseconds, a local time),
+    /// read as the date `format` writes for it (milliseconds, UTC), so that what is decoded
+    /// encodes and decodes again to itself; nil for a date `format` cannot write (a year beyond
+    /// what gmtime gives), refused like any damage.
+    static func parseOtherForm(_ text: String) -> Date? {
+        guard let date = ShoeboxClock.parseISO8601(text), date.timeIntervalSince1970.magnitude < 1e14 else { return nil }
+        return parse(format(date))
+    }
+
     /// Parses exactly what `format` writes; nil for anything else.
     static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(utf8: $0) }
     }
 
-    /// `parse` on UTF-8 bytes.
+    /// `parse` on UTF-8 bytes: `format`'s 24 characters, or its wider year (`%04d`: "-001" for
+    /// 2 BC, five digits after 9999), which only a damaged or hand-edited file holds.
     static func parse(utf8 u: UnsafeBufferPointer<UInt8>) -> Date? {
-        guard u.count == 24, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
-              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u[19] == UInt8(ascii: "."), u[23] == UInt8(ascii: "Z")
+        let yearWidth = u.count - 20, signed = u.first == UInt8(ascii: "-")
+        guard yearWidth >= 4, yearWidth <= 9 else { return nil }
+        let o = yearWidth - 4  // the rest lies o bytes further than in the 24-character form
+        guard u[4 + o] == UInt8(ascii: "-"), u[7 + o] == UInt8(ascii: "-"), u[10 + o] == UInt8(ascii: "T"),
+              u[13 + o] == UInt8(ascii: ":"), u[16 + o] == UInt8(ascii: ":"), u[19 + o] == UInt8(ascii: "."), u[23 + o] == UInt8(ascii: "Z")
         else { return nil }
         func num(_ from: Int, _ count: Int) -> Int? {
             var v = 0
@@ -109,10 +122,11 @@ public enum ShoeboxJSON {
             }
             return v
         }
-        guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2),
-              let s = num(17, 2), let ms = num(20, 3) else { return nil }
+        guard let year = signed ? num(1, yearWidth - 1).map({ -$0 }) : num(0, yearWidth), let mo = num(5 + o, 2),
+              let d = num(8 + o, 2), let h = num(11 + o, 2), let mi = num(14 + o, 2), let s = num(17 + o, 2),
+              let ms = num(20 + o, 3) else { return nil }
         var tm = tm()
-        tm.tm_year = Int32(y - 1900); tm.tm_mon = Int32(mo - 1); tm.tm_mday = Int32(d)
+        tm.tm_year = Int32(year - 1900); tm.tm_mon = Int32(mo - 1); tm.tm_mday = Int32(d)
         tm.tm_hour = Int32(h); tm.tm_min = Int32(mi); tm.tm_sec = Int32(s)
         let seconds = timegm(&tm)
         return Date(timeIntervalSince1970: Double(seconds) + Double(ms) / 1000)
