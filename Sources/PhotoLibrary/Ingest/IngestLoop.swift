@@ -21,6 +21,12 @@ struct IngestLoop {
         case ignored(FileProblem)
     }
 
+    /// The last files are committed as a batch of their own, at most this many: the batch before
+    /// them is made durable while the workers still read these, so what is left once the last
+    /// file is read is a small commit, not up to a whole batch's with a core idle (a first scan
+    /// of 1,000 camera photos ended on 232 sidecars and rows, ~25 ms of one core).
+    static func tailSize(batchSize: Int) -> Int { max(1, min(64, batchSize / 4)) }
+
     /// Reads `files` and commits the assets `decide` returns for each. `committed` runs after each
     /// batch is durable (the caller publishes its log entries then). Returns whether anything was committed.
     @discardableResult
@@ -39,6 +45,8 @@ struct IngestLoop {
         defer { pipeline.stop() }
         var pending: [Asset] = []
         var wrote = false
+        var consumed = 0
+        let tail = Self.tailSize(batchSize: batchSize)
         func flush() throws {
             guard !pending.isEmpty else { return }
             try writer.commit(pending)
@@ -52,7 +60,8 @@ struct IngestLoop {
             case .failed(let problem): pending += try decide(.failed(problem))
             case .indexed(let result): pending += try decide(.read(result))
             }
-            if pending.count >= batchSize { try flush() }
+            consumed += 1
+            if pending.count >= batchSize || (total > tail && total - consumed == tail) { try flush() }
         }
         try flush()
         return wrote
