@@ -13,6 +13,7 @@ struct Shoebox: ParsableCommand {
 
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if HandOff.alwaysReadsHeaders(arguments) { HandOff.execReaders(arguments) }
         if HandOff.runsHere(arguments, root: Self.self, partialGroups: [Curate.self]) {
             // Scan, rebuild, doctor, a tracker photo and a hand-made restore read files' headers:
             // they throw `NeedsMetadataReaders` before changing anything, and go over then.
