@@ -75,6 +75,10 @@ let package = Package(
         // in the tests (3–5× slower at -O0).
         .target(name: "CStreamDecode", dependencies: ["CPNG", "CDe265"], cSettings: [.unsafeFlags(["-O2"])]),
 
+        // libheif, libtiff and LibRaw for Metadata's header readers, opened on first use (dlopen):
+        // linked, they were ~5.5 ms of every scan's start (Sources/CLazyCodecs/lazy_codecs.c).
+        .target(name: "CLazyCodecs", linkerSettings: [.linkedLibrary("dl")]),
+
         // POSIX/Linux calls Glibc's module lacks (fts, syncfs). Not "CSystem": swift-system (under
         // swift-nio, under Hummingbird) has a target of that name, and names are package-graph-wide.
         .target(name: "CShoeboxSystem"),
@@ -86,7 +90,7 @@ let package = Package(
         // library, so the light `shoebox` links none (docs/ARCHITECTURE.md, "Two executables").
         .target(name: "MetadataCore"),
         // Reads what a file says about itself: format, dimensions, dates, GPS, people (re-exports MetadataCore).
-        .target(name: "Metadata", dependencies: ["MetadataCore", "CTurboJPEG", "CPNG", "CHeif", "CExif", "CLibRaw", "CIptcData", "CTIFF", "CLibXML2"]),
+        .target(name: "Metadata", dependencies: ["MetadataCore", "CTurboJPEG", "CPNG", "CLazyCodecs", "CExif", "CIptcData", "CLibXML2"]),
 
         // Pixels for the analysis pipeline: decode (JPEG, PNG, HEIC, video poster frames), upright,
         // sRGB, down-sampled once for every consumer.

@@ -1,5 +1,5 @@
 import MetadataCore
-import CHeif
+import CLazyCodecs
 
 /// HEIC/HEIF through libheif, reading through a `heif_reader` whose callbacks pread from the
 /// ByteSource, so the file is never loaded as a whole.
@@ -12,15 +12,7 @@ import CHeif
 /// pattern cannot explain (an item in several extents, data in idat) falls back to a second,
 /// ordinary pass with real reads.
 enum HEIFReader {
-    /// libheif's init is reference counted and process wide; Shoebox takes one reference for the
-    /// life of the process (never `heif_deinit`, so other modules may init/deinit freely).
-    private static let initialized: Bool = {
-        _ = heif_init(nil)
-        return true
-    }()
-
     static func read(_ source: ByteSource) throws -> (metadata: MediaMetadata, exif: EXIFFields?, xmp: XMPFields?) {
-        _ = initialized
         // Our own top-level walk first: it tells a truncated file from a corrupt one, which
         // libheif's messages do not, and where the mdat payloads are.
         let top = ISOBMFF.topLevel(source)
@@ -54,8 +46,8 @@ enum HEIFReader {
         let handle = try context.primaryImage()
         // libheif reports the displayed size: irot/imir/clap are applied when it decodes, and the
         // EXIF orientation tag does not govern HEIF (ISO/IEC 23008-12), so orientation stays 1.
-        let width = Int(heif_image_handle_get_width(handle.pointer))
-        let height = Int(heif_image_handle_get_height(handle.pointer))
+        let width = Int(shoebox_heif_image_handle_get_width(handle.pointer))
+        let height = Int(shoebox_heif_image_handle_get_height(handle.pointer))
         guard width > 0, height > 0 else {
             throw MetadataError(.corrupt, "corrupt HEIC: primary image has no size")
         }
@@ -155,7 +147,8 @@ final class HEIFContext {
     private let reader: UnsafeMutablePointer<heif_reader>
 
     init(_ source: ByteSource, probing: [Range<Int64>] = []) throws {
-        guard let ctx = heif_context_alloc() else { throw MetadataError(.io, "libheif could not allocate a context") }
+        try LazyCodecs.heif()
+        guard let ctx = shoebox_heif_context_alloc() else { throw MetadataError(.io, "libheif could not allocate a context") }
         pointer = ctx
         stream = Stream(source, probing: probing)
         reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
@@ -183,21 +176,21 @@ final class HEIFContext {
         }
         // This context never decodes; lifting libheif's size limit lets the 500-megapixel budget
         // (checked by the caller) report a bomb as such instead of a libheif error.
-        heif_context_set_maximum_image_size_limit(ctx, Int32.max)
+        shoebox_heif_context_set_maximum_image_size_limit(ctx, Int32.max)
         let userdata = Unmanaged.passUnretained(stream).toOpaque()
-        let err = heif_context_read_from_reader(ctx, reader, userdata, nil)
+        let err = shoebox_heif_context_read_from_reader(ctx, reader, userdata, nil)
         if err.code != heif_error_Ok { throw HEIFContext.failure(err) }
     }
 
     deinit {
-        heif_context_free(pointer)
+        shoebox_heif_context_free(pointer)
         reader.deinitialize(count: 1)
         reader.deallocate()
     }
 
     func primaryImage() throws -> HEIFImageHandle {
         var handle: OpaquePointer?
-        let err = heif_context_get_primary_image_handle(pointer, &handle)
+        let err = shoebox_heif_context_get_primary_image_handle(pointer, &handle)
         guard err.code == heif_error_Ok, let handle else { throw HEIFContext.failure(err) }
         return HEIFImageHandle(handle, context: self)
     }
@@ -237,24 +230,24 @@ final class HEIFImageHandle {
         self.context = context
     }
 
-    deinit { heif_image_handle_release(pointer) }
+    deinit { shoebox_heif_image_handle_release(pointer) }
 
     /// The first metadata item of `type` (and content type, for "mime" items) no larger than `limit`.
     /// Throws `HEIFContext.Unresolved` when a probed block cannot be located in the file.
     func metadata(type: String, contentType: String?, limit: Int) throws -> [UInt8]? {
-        let n = Int(heif_image_handle_get_number_of_metadata_blocks(pointer, type))
+        let n = Int(shoebox_heif_image_handle_get_number_of_metadata_blocks(pointer, type))
         guard n > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: min(n, 64))
-        let got = Int(heif_image_handle_get_list_of_metadata_block_IDs(pointer, type, &ids, Int32(ids.count)))
+        let got = Int(shoebox_heif_image_handle_get_list_of_metadata_block_IDs(pointer, type, &ids, Int32(ids.count)))
         for id in ids.prefix(got) {
             if let contentType {
-                guard let ct = heif_image_handle_get_metadata_content_type(pointer, id),
+                guard let ct = shoebox_heif_image_handle_get_metadata_content_type(pointer, id),
                       String(cString: ct) == contentType else { continue }
             }
-            let size = heif_image_handle_get_metadata_size(pointer, id)
+            let size = shoebox_heif_image_handle_get_metadata_size(pointer, id)
             guard size > 0, size <= limit else { continue }
             var out = [UInt8](repeating: 0, count: size)
-            let err = out.withUnsafeMutableBytes { heif_image_handle_get_metadata(pointer, id, $0.baseAddress) }
+            let err = out.withUnsafeMutableBytes { shoebox_heif_image_handle_get_metadata(pointer, id, $0.baseAddress) }
             guard err.code == heif_error_Ok else { continue }
             guard !context.stream.probing.isEmpty else { return out }
             guard let start = HEIFContext.locate(out) else { throw HEIFContext.Unresolved() }

@@ -1,5 +1,5 @@
 import MetadataCore
-import CLibRaw
+import CLazyCodecs
 
 /// The JPEG a camera embeds in its raw file beside the sensor data — the picture the analysis
 /// pipeline decodes instead of developing the raw. Read through LibRaw, which picks the largest
@@ -24,11 +24,11 @@ public enum RAWPreview {
                 throw MetadataError(.tooLarge, "camera raw file's embedded preview too large (\(length) bytes)")
             }
             guard Int64(length) <= source.count else { throw damaged("preview runs past the end of the file") }
-            let status = libraw_unpack_thumb(raw)
+            let status = shoebox_libraw_unpack_thumb(raw)
             if status == Int32(LIBRAW_NO_THUMBNAIL.rawValue) { return nil }
             // Bitmap layouts LibRaw cannot hand over are no JPEG preview either.
             if status == Int32(LIBRAW_UNSUPPORTED_THUMBNAIL.rawValue) { return nil }
-            guard status == 0 else { throw damaged(String(cString: libraw_strerror(status))) }
+            guard status == 0 else { throw damaged(String(cString: shoebox_libraw_strerror(status))) }
             guard raw.pointee.thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG else { return nil }
             // The camera's bytes as they are in the file (what `exiftool -PreviewImage -b` gives),
             // not `libraw_dcraw_make_mem_thumb`'s copy, which adds an EXIF header of LibRaw's own

@@ -1,5 +1,5 @@
 import MetadataCore
-import CLibRaw
+import CLazyCodecs
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -38,22 +38,23 @@ enum RAWReader {
     /// (`/proc/self/fd`, the file the caller opened, no path looked up again), memory as a buffer
     /// that outlives the call.
     static func withOpened<T>(_ source: ByteSource, _ body: (UnsafeMutablePointer<libraw_data_t>) throws -> T) throws -> T {
-        guard let raw = libraw_init(0) else { throw MetadataError(.io, "LibRaw could not start") }
-        defer { libraw_close(raw) }
+        try LazyCodecs.libraw()
+        guard let raw = shoebox_libraw_init(0) else { throw MetadataError(.io, "LibRaw could not start") }
+        defer { shoebox_libraw_close(raw) }
         func check(_ status: Int32) throws {
             guard status != 0 else { return }
-            let why = String(cString: libraw_strerror(status))
+            let why = String(cString: shoebox_libraw_strerror(status))
             throw MetadataError(status == Int32(LIBRAW_FILE_UNSUPPORTED.rawValue) ? .unrecognized : .corrupt,
                                 "not a camera raw file LibRaw can read: \(why)")
         }
         if let file = source as? FileByteSource {
-            try check(libraw_open_file(raw, "/proc/self/fd/\(file.fd)"))
+            try check(shoebox_libraw_open_file(raw, "/proc/self/fd/\(file.fd)"))
             return try body(raw)
         }
         guard source.count <= Int64(maximumBufferSize) else { throw MetadataError(.tooLarge, "camera raw file too large to read from memory") }
         var bytes = try source.read(at: 0, length: Int(source.count))
         return try bytes.withUnsafeMutableBytes { buffer in
-            try check(libraw_open_buffer(raw, buffer.baseAddress, buffer.count))
+            try check(shoebox_libraw_open_buffer(raw, buffer.baseAddress, buffer.count))
             return try body(raw)
         }
     }

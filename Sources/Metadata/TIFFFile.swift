@@ -1,5 +1,5 @@
 import MetadataCore
-import CTIFF
+import CLazyCodecs
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -18,26 +18,27 @@ public final class TIFFFile {
 
     /// Opens `source` read-only, without memory-mapping it. `name` only for messages.
     public init(_ source: ByteSource, name: String) throws {
+        try LazyCodecs.tiff()
         reader = Reader(source)
-        guard let options = TIFFOpenOptionsAlloc() else { throw MetadataError(.io, "libtiff could not start") }
-        defer { TIFFOpenOptionsFree(options) }
+        guard let options = shoebox_TIFFOpenOptionsAlloc() else { throw MetadataError(.io, "libtiff could not start") }
+        defer { shoebox_TIFFOpenOptionsFree(options) }
         let context = Unmanaged.passUnretained(reader).toOpaque()
-        TIFFOpenOptionsSetMaxSingleMemAlloc(options, Self.maxAllocation)
-        TIFFOpenOptionsSetErrorHandlerExtR(options, { _, context, module, format, arguments in
+        shoebox_TIFFOpenOptionsSetMaxSingleMemAlloc(options, Self.maxAllocation)
+        shoebox_TIFFOpenOptionsSetErrorHandlerExtR(options, { _, context, module, format, arguments in
             TIFFFile.Reader.from(context).note(module, format, arguments)
             return 1
         }, context)
         // Unknown private tags and the like: nothing a user can act on.
-        TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, context)
+        shoebox_TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, context)
         // "m": no memory mapping (the procs below are the only way in).
-        guard let tif = TIFFClientOpenExt(name, "rm", context, Self.readProc, Self.writeProc, Self.seekProc,
+        guard let tif = shoebox_TIFFClientOpenExt(name, "rm", context, Self.readProc, Self.writeProc, Self.seekProc,
                                           Self.closeProc, Self.sizeProc, Self.mapProc, Self.unmapProc, options) else {
             throw MetadataError(reader.failed ? .io : .corrupt, "not a TIFF libtiff can read: \(reader.lastError ?? "no valid directory")")
         }
         handle = tif
     }
 
-    deinit { TIFFClose(handle) }
+    deinit { shoebox_TIFFClose(handle) }
 
     /// The first error libtiff reported, for messages ("Not enough data for scanline 12").
     public var lastError: String? { reader.lastError }
@@ -50,7 +51,7 @@ public final class TIFFFile {
         defer { slots.deallocate() }
         slots.initializeMemory(as: UInt8.self, repeating: 0, count: 64)
         let arguments: [CVarArg] = [0, 16, 32, 48].map { OpaquePointer(slots + $0) }
-        let found: Int32 = withVaList(arguments) { list in TIFFVGetField(handle, tag, list) }
+        let found: Int32 = withVaList(arguments) { list in shoebox_TIFFVGetField(handle, tag, list) }
         return found == 1 ? body(slots, slots + 16) : nil
     }
 
@@ -62,7 +63,7 @@ public final class TIFFFile {
     func text(_ tag: UInt32) -> String? {
         field(tag) { a, _ -> String? in
             guard let p = a.load(as: UnsafePointer<CChar>?.self) else { return nil }
-            let s = String(cString: p).trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+            let s = String(cString: p).trimmedWhitespaceAndControls()
             return s.isEmpty ? nil : s
         }
     }

@@ -1,5 +1,5 @@
 import MetadataCore
-import CTIFF
+import CLazyCodecs
 import Foundation
 
 /// A plain TIFF (a scan, an editor's export) through libtiff: the first directory's size and
@@ -23,7 +23,7 @@ enum TIFFReader {
         let modified = tiff.text(UInt32(TIFFTAG_DATETIME))
         // The sub-directories last: reading one replaces the current directory's tags.
         let exifOffset = tiff.offset(UInt32(TIFFTAG_EXIFIFD)), gpsOffset = tiff.offset(UInt32(TIFFTAG_GPSIFD))
-        if let exifOffset, TIFFReadEXIFDirectory(tiff.handle, exifOffset) == 1 {
+        if let exifOffset, shoebox_TIFFReadEXIFDirectory(tiff.handle, exifOffset) == 1 {
             let offset = tiff.text(UInt32(EXIFTAG_OFFSETTIME))
             exif.modifiedAt = modified.flatMap { DateText.exif($0, subSeconds: tiff.text(UInt32(EXIFTAG_SUBSECTIME)), offset: offset, source: .exifModified) }
             exif.takenAt = captureDate(tiff, fallbackOffset: offset)
@@ -32,7 +32,7 @@ enum TIFFReader {
         } else {
             exif.modifiedAt = modified.flatMap { DateText.exif($0, subSeconds: nil, offset: nil, source: .exifModified) }
         }
-        if let gpsOffset, TIFFReadGPSDirectory(tiff.handle, gpsOffset) == 1 { exif.gps = gps(tiff) }
+        if let gpsOffset, shoebox_TIFFReadGPSDirectory(tiff.handle, gpsOffset) == 1 { exif.gps = gps(tiff) }
         m.orientation = exif.orientation ?? 1
         iptc?.apply(to: &m)
         return (m, exif == EXIFFields() ? nil : exif, xmp)
@@ -73,8 +73,8 @@ enum TIFFReader {
     /// as floats or doubles depending on its version (asked of the field, not assumed).
     private static func gps(_ tiff: TIFFFile) -> GPSCoordinate? {
         func degrees(_ tag: Int32) -> Double? {
-            guard let field = TIFFFieldWithTag(tiff.handle, UInt32(tag)) else { return nil }
-            let size = TIFFFieldSetGetSize(field)
+            guard let field = shoebox_TIFFFieldWithTag(tiff.handle, UInt32(tag)) else { return nil }
+            let size = shoebox_TIFFFieldSetGetSize(field)
             return tiff.field(UInt32(tag)) { a, _ -> Double? in
                 guard let p = a.load(as: UnsafeRawPointer?.self) else { return nil }
                 let dms: [Double] = size == 8 ? (0..<3).map { p.load(fromByteOffset: $0 * 8, as: Double.self) }
