@@ -9,6 +9,9 @@ import PackagePlugin
 struct EmbedFiles: BuildToolPlugin {
     /// The folder embedded, by target (the target excludes it from its sources).
     static let folders = ["WebServer": "Web", "Places": "Resources"]
+    /// Targets whose files are all text, embedded as it is (`embed-files --text`): nothing to
+    /// decode when they are read.
+    static let asText: Set<String> = ["Places"]
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SourceModuleTarget, let name = Self.folders[target.name] else { return [] }
@@ -17,7 +20,7 @@ struct EmbedFiles: BuildToolPlugin {
         return [.buildCommand(
             displayName: "Embedding \(target.name)'s \(name)/",
             executable: try context.tool(named: "embed-files").url,
-            arguments: [web.path, output.path],
+            arguments: (Self.asText.contains(target.name) ? ["--text"] : []) + [web.path, output.path],
             inputFiles: Self.files(under: web),
             outputFiles: [output])]
     }

@@ -1,17 +1,21 @@
 import Foundation
 
-// embed-files FOLDER OUTPUT.swift — every regular file below WEB_FOLDER (hidden ones
+// embed-files [--text] FOLDER OUTPUT.swift — every regular file below FOLDER (hidden ones
 // left out) as a base64 string literal keyed by its path relative to the folder. Base64 in a
 // string literal because the compiler takes a megabyte of it in milliseconds, where an array
-// literal of bytes takes minutes. The output is rewritten only when it changes, so an unchanged
-// folder compiles nothing again.
-let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: embed-files FOLDER OUTPUT.swift\n".utf8))
+// literal of bytes takes minutes. With --text every file is UTF-8 text and is embedded as it
+// is, in a raw string literal (`EmbeddedFiles.text`): its bytes are then read in place, with
+// nothing to decode (the gazetteer's 3.3 MB of base64 took ~4 ms of every first scan's CPU).
+// The output is rewritten only when it changes, so an unchanged folder compiles nothing again.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let asText = arguments.first == "--text"
+if asText { arguments.removeFirst() }
+guard arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: embed-files [--text] FOLDER OUTPUT.swift\n".utf8))
     exit(2)
 }
-let folder = URL(fileURLWithPath: arguments[1]).standardizedFileURL
-let output = URL(fileURLWithPath: arguments[2])
+let folder = URL(fileURLWithPath: arguments[0]).standardizedFileURL
+let output = URL(fileURLWithPath: arguments[1])
 
 var files: [(String, Data)] = []
 if let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
@@ -35,20 +39,44 @@ for (path, data) in files {
     }
 }
 
+/// `text` as a raw multi-line string literal whose value is exactly `text`: the delimiter has
+/// more `#` than any `"""#…` or `\#…` inside, and the line after the opening delimiter and the one
+/// before the closing one are not part of the value.
+func rawLiteral(_ text: String) -> String {
+    var hashes = "#"
+    while text.contains("\"\"\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
+    return hashes + "\"\"\"\n" + text + "\n\"\"\"" + hashes
+}
+
+/// Whether `data` can be a raw literal's value as it is: UTF-8 with no control character but tab
+/// and line feed (a literal's line breaks are read as LF, and other controls are refused).
+func isPlainText(_ data: Data) -> Bool {
+    String(data: data, encoding: .utf8) != nil && !data.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F }
+}
+
+let kind = asText ? "the bytes, as text" : "base64 of the bytes"
 var source = """
     // Generated at build time by the EmbedFiles plugin from \(folder.lastPathComponent)/: do not edit.
 
-    /// The module's data files (path below its folder → base64 of the bytes), embedded into the binary.
+    /// The module's data files (path below its folder → \(kind)), embedded into the binary.
     enum EmbeddedFiles {
         /// Changes with any file: what cached URLs carry.
         static let version = "\(String(hash, radix: 16))"
 
-        static let base64: [String: String] = [
+        static let \(asText ? "text: [String: StaticString]" : "base64: [String: String]") = [
 
     """
 for (path, data) in files {
     let key = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-    source += "        \"\(key)\": \"\(data.base64EncodedString())\",\n"
+    if asText {
+        guard isPlainText(data) else {
+            FileHandle.standardError.write(Data("\(folder.path)/\(path): not plain UTF-8 text, cannot be embedded as text\n".utf8))
+            exit(1)
+        }
+        source += "        \"\(key)\": \(rawLiteral(String(decoding: data, as: UTF8.self))),\n"
+    } else {
+        source += "        \"\(key)\": \"\(data.base64EncodedString())\",\n"
+    }
 }
 if files.isEmpty { source += "        :\n" }
 source += "    ]\n}\n"

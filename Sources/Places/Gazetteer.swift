@@ -26,14 +26,22 @@ public struct Gazetteer: Sendable {
         let population: Double
     }
 
-    /// Loaded lazily, once, from the files embedded at build time (Resources/, by the EmbedFiles
-    /// plugin: the installed binary needs nothing beside it).
+    /// Loaded lazily, once, from the files embedded at build time as text (Resources/, by the
+    /// EmbedFiles plugin: the installed binary needs nothing beside it), read where they lie.
     public static let shared: Gazetteer = {
-        guard let cities = EmbeddedFiles.base64["cities.tsv"].flatMap({ Data(base64Encoded: $0) }),
-              let countries = EmbeddedFiles.base64["countries.tsv"].flatMap({ Data(base64Encoded: $0) })
+        guard let cities = EmbeddedFiles.text["cities.tsv"].map(embeddedBytes),
+              let countries = EmbeddedFiles.text["countries.tsv"].map(embeddedBytes)
         else { return Gazetteer(cities: []) }
         return Gazetteer(citiesTSV: cities, countriesTSV: countries)
     }()
+
+    /// A literal's bytes, not copied: a static string lives as long as the program.
+    private static func embeddedBytes(_ text: StaticString) -> Data {
+        text.withUTF8Buffer { bytes in
+            guard let start = bytes.baseAddress else { return Data() }
+            return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: bytes.count, deallocator: .none)
+        }
+    }
 
     static let earthRadiusKm = 6371.0088
     static let density = 3000.0 // people per km²

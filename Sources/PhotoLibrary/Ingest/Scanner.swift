@@ -52,13 +52,23 @@ public final class Scanner {
     public static func preload() { Derivation.preload() }
 
     /// `preload` on a thread of its own: a first scan reads every file, and the gazetteer
-    /// (~30 ms of one core) is then loaded while the walk runs on this one, instead of in front
-    /// of the first file's place while the readers want both cores.
-    static func preloadInBackground() {
-        let thread = Thread { preload() }
+    /// (~10 ms of one core) is then loaded while the walk runs on this one, instead of in front
+    /// of the first file's place while the readers want both cores. Signalled once loaded.
+    static func preloadInBackground() -> DispatchSemaphore {
+        let loaded = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            preload()
+            loaded.signal()
+        }
         thread.stackSize = 1 << 20
         thread.start()
+        return loaded
     }
+
+    /// The background load of a first scan, waited for before the first file's place is derived:
+    /// asleep on the semaphore, where the gazetteer's lazy initialiser (Swift's once, a priority-
+    /// inheriting futex on Linux) makes the waiter spin on a core the readers want (~3 ms).
+    private var gazetteerLoading: DispatchSemaphore?
 
     public func scan(progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> ScanReport {
         let started = Date()
@@ -137,7 +147,7 @@ public final class Scanner {
     /// Phase 1: a crashed batch replayed, dead writers' temporaries removed, an empty index refilled.
     private func prepare(_ report: inout ScanReport) throws {
         let empty = try index.count() == 0
-        if empty { Scanner.preloadInBackground() }
+        if empty { gazetteerLoading = Scanner.preloadInBackground() }
         try writer.recoverUnfinishedBatch()
         for folder in [LibraryLayout.stateFolder, LibraryLayout.sidecarsFolder, UserAlbums.stateFolder,
                        RecentlyDeleted.folderName + "/info", LibraryLayout.collagesFolder] where library.files.exists(folder) {
@@ -197,6 +207,10 @@ public final class Scanner {
                 report.neverIndexed.append(problem)
                 return []
             case .read(let r):
+                if let loading = gazetteerLoading {
+                    loading.wait()
+                    gazetteerLoading = nil
+                }
                 report.bytesRead += r.stat.size
                 if let w = r.warning { report.warnings.append(FileProblem(path: r.path, reason: w)) }
                 return try identify(r, &state, &report)
