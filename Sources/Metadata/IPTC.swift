@@ -116,7 +116,7 @@ enum IPTC {
             let s = (isUTF8 ? String(decoding: b, as: UTF8.self) : nil)
                 ?? String(validating: b, as: UTF8.self)
                 ?? String(b.map { Character(Unicode.Scalar($0)) })
-            let t = s.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+            let t = s.trimmedWhitespaceAndControls()
             return t.isEmpty ? nil : t
         }
 
