@@ -241,6 +241,12 @@ struct HeadBufferedSource: ByteSource {
         guard offset >= 0, offset < count, length > 0 else { return [] }
         let end = min(offset + Int64(length), count)
         guard end <= Int64(head.count) else { return try file.read(at: offset, length: length) }
-        return Array(head[Int(offset)..<Int(end)])
+        // One copy of the bytes: `Array(head[range])` went through a raw buffer's slice a byte
+        // at a time (a photo's EXIF and XMP segments, ~1 % of a first scan's CPU).
+        let count = Int(end - offset)
+        return [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+            bytes.baseAddress!.initialize(from: head.baseAddress!.advanced(by: Int(offset)).assumingMemoryBound(to: UInt8.self), count: count)
+            initialized = count
+        }
     }
 }

@@ -117,13 +117,26 @@ public enum AtomicFile {
         (try? withFolder(folder) { journalsMetadataInOrder($0) }) ?? false
     }
 
-    /// `journalsMetadataInOrder` of the open folder `folderFD`.
+    /// `journalsMetadataInOrder` of the open folder `folderFD`, found once for each file system
+    /// (its device) in a process: a scan asks for every batch of sidecars.
     static func journalsMetadataInOrder(_ folderFD: Int32) -> Bool {
         var st = stat()
-        guard fstat(folderFD, &st) == 0, let mounts = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else {
-            return false
-        }
+        guard fstat(folderFD, &st) == 0 else { return false }
         let dev = UInt64(st.st_dev)
+        journalingLock.lock()
+        defer { journalingLock.unlock() }
+        if let known = journalingByDevice[dev] { return known }
+        let answer = journalsMetadataInOrder(device: dev)
+        journalingByDevice[dev] = answer
+        return answer
+    }
+
+    private static let journalingLock = NSLock()
+    nonisolated(unsafe) private static var journalingByDevice: [UInt64: Bool] = [:]
+
+    /// Whether the file system on device `dev` journals its metadata in order (mountinfo, sysfs).
+    private static func journalsMetadataInOrder(device dev: UInt64) -> Bool {
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
         let device = "\((dev >> 8) & 0xfff | (dev >> 32) & ~0xfff):\(dev & 0xff | (dev >> 12) & ~0xff)"
         // "36 35 98:0 /root /mnt rw,noatime master:1 - ext4 /dev/vda rw": the type follows " - ".
         for line in mounts.split(separator: "\n") {

@@ -16,6 +16,16 @@ public struct Sidecar: Codable, Equatable, Sendable {
         self.schema = Sidecar.currentSchema
         self.asset = asset
     }
+
+    enum CodingKeys: String, CodingKey { case schema, asset }
+
+    /// The members in the order the sorted output has them (`asset` before `schema`): the
+    /// streaming writer then has nothing to reorder — it copied every sidecar's bytes again.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(asset, forKey: .asset)
+        try container.encode(schema, forKey: .schema)
+    }
 }
 
 /// Reads and writes sidecars. Writes are atomic (temporary file + rename); a batch is made
