@@ -2,9 +2,12 @@
 #include <unistd.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <sys/random.h>
 #include "CShoeboxSystem.h"
 
 int shoebox_syncfs(int fd) { return syncfs(fd); }
+
+long shoebox_getrandom(void *buffer, unsigned long count) { return getrandom(buffer, count, 0); }
 
 int shoebox_renameat_exchange(int dirA, const char *a, int dirB, const char *b) {
     return renameat2(dirA, a, dirB, b, RENAME_EXCHANGE);

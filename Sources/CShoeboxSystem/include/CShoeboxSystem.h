@@ -1,13 +1,16 @@
 #ifndef SHOEBOX_CSYSTEM_H
 #define SHOEBOX_CSYSTEM_H
 // POSIX and Linux calls that Swift's Glibc module does not export: fts(3) for walking a tree
-// without following links, and syncfs(2), which needs _GNU_SOURCE.
+// without following links, syncfs(2), which needs _GNU_SOURCE, and getrandom(2).
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <fts.h>
 
 /// Flushes the whole file system that holds `fd` (one flush for a batch of written files).
 int shoebox_syncfs(int fd);
+
+/// getrandom(2): fills `buffer` with `count` random bytes from the kernel; the count written, or -1.
+long shoebox_getrandom(void *buffer, unsigned long count);
 
 /// renameat2 RENAME_NOREPLACE relative to open folders: fails with EEXIST instead of replacing
 /// `to` (a trash move, a restore or an album link renamed in place never overwrites a file).
