@@ -45,9 +45,9 @@ static size_t count;
 static atomic_size_t next_index;
 static atomic_ullong total_bytes;
 static int stage, out_fd, sidecars_fd, year_fd, place_fd;
-/* The full stage: what each file's metadata said (its sidecar's text), and how many files are done. */
+/* The full stage: what each file's metadata said (its sidecar's text, set once the file is done;
+ * workers finish out of order, and the committer waits, asleep, until all of a batch's are set). */
 static char **bodies;
-static atomic_size_t done_count;
 static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done_changed = PTHREAD_COND_INITIALIZER;
 
@@ -87,10 +87,12 @@ static size_t hash_file(const char *path, unsigned char *buffer, size_t size, ch
 
 /* A sidecar of the size Shoebox writes (~2 KB of JSON), created under a temporary name and
  * renamed into place, as any crash-safe writer must. */
-static void write_sidecar(size_t i, const char *path, const char *hex, const char *metadata) {
+static void write_sidecar(size_t i, const char *path, const char *hex, const char *described) {
     char body[2048], temporary[64], final[64];
-    int length = snprintf(body, sizeof body, "{\"id\":\"%016zx\",\"path\":\"%s\",\"sha256\":\"%s\",\"metadata\":%s}", i, path,
-                          hex, metadata ? metadata : "{}");
+    /* The full stage's `described` already holds the path, the hash and the metadata. */
+    int length = described ? snprintf(body, sizeof body, "{\"id\":\"%016zx\",\"asset\":%s}", i, described)
+                           : snprintf(body, sizeof body, "{\"id\":\"%016zx\",\"path\":\"%s\",\"sha256\":\"%s\",\"metadata\":{}}", i,
+                                      path, hex);
     if (length < 0 || length >= (int)sizeof body) length = (int)sizeof body - 1;
     memset(body + length, ' ', sizeof body - (size_t)length);
     snprintf(temporary, sizeof temporary, ".%016zx.json.tmp", i);
@@ -163,11 +165,14 @@ static void commit_batches(sqlite3 *db) {
         die("cannot prepare", sqlite3_errmsg(db));
     for (size_t start = 0; start < count; start += BATCH) {
         size_t end = start + BATCH < count ? start + BATCH : count;
+        /* One wait, asleep: until every file of THIS batch is described (a worker sets a body, then
+         * signals under the lock, so no wake-up is lost between a look and the wait). */
         pthread_mutex_lock(&done_lock);
-        while (atomic_load(&done_count) < end) pthread_cond_wait(&done_changed, &done_lock);
+        for (size_t ready = start; ready < end;) {
+            if (__atomic_load_n(&bodies[ready], __ATOMIC_ACQUIRE)) ready++;
+            else pthread_cond_wait(&done_changed, &done_lock);
+        }
         pthread_mutex_unlock(&done_lock);
-        /* Workers finish out of order: a batch waits until all of ITS files are described. */
-        for (size_t i = start; i < end; i++) while (!__atomic_load_n(&bodies[i], __ATOMIC_ACQUIRE)) sched_yield();
         int record = openat(out_fd, "journal.json", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
         char ids[BATCH * 20];
         size_t used = 0;
@@ -175,7 +180,7 @@ static void commit_batches(sqlite3 *db) {
         if (record < 0 || write(record, ids, used) != (ssize_t)used || fdatasync(record) != 0) die("cannot write", "journal.json");
         close(record);
         flush_folder(out_fd, "OUTDIR");
-        for (size_t i = start; i < end; i++) write_sidecar(i, paths[i], "", bodies[i]);
+        for (size_t i = start; i < end; i++) write_sidecar(i, NULL, NULL, bodies[i]);
         if (syncfs(sidecars_fd) != 0) die("cannot syncfs", "sidecars");
         flush_folder(sidecars_fd, "sidecars");
         sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
@@ -297,7 +302,6 @@ static void *worker(void *unused) {
         if (stage == FULL) {
             __atomic_store_n(&bodies[i], describe(head, kept, paths[i], hex), __ATOMIC_RELEASE);
             pthread_mutex_lock(&done_lock);
-            atomic_fetch_add(&done_count, 1);
             pthread_cond_signal(&done_changed);
             pthread_mutex_unlock(&done_lock);
         } else if (stage >= SIDECAR) write_sidecar(i, paths[i], hex, NULL);
