@@ -1,3 +1,4 @@
+import CShoeboxSystem
 import Foundation
 import MetadataCore
 #if canImport(Glibc)
@@ -69,20 +70,38 @@ struct FileProbe {
     let now: Date
     /// `IngestLoop.sidecarFolders`: where an XMP sidecar may be; nil, anywhere.
     var sidecarFolders: Set<String>? = nil
+    /// The library folder, opened once for every file this probe (and its copies on the
+    /// workers) reads: each file is opened below it, never through a link at any component.
+    private let root: OpenLibraryFolder
+
+    init(library: Library, now: Date) {
+        self.library = library
+        self.now = now
+        root = OpenLibraryFolder(library.root.path)
+    }
 
     /// What is said of a media file of 0 bytes (`scan`, `watch`, `doctor`).
     static let emptyFile = "empty file (0 bytes)"
 
+    /// What is said of a file reached through a symbolic link (a folder on its way swapped for
+    /// one after the walk, or the file itself): not read.
+    static let linkOnTheWay = "a symbolic link is on its way (a folder replaced by a link?); Shoebox does not follow links inside the library, so it was not read"
+
     /// `hashing: false` judges the file without reading it all (`doctor`): the result's `sha256` is empty.
     func probe(_ path: String, buffer: UnsafeMutableRawBufferPointer, hashing: Bool = true) -> Outcome {
-        let fullPath = library.url(for: path).path
-        let fd = open(fullPath, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        // Below the library's descriptor, as every file operation (`LibraryFiles`): the walk did
+        // not follow links, and a folder swapped for one since is refused, not read through.
+        let fd = root.fd >= 0 ? shoebox_open_beneath(root.fd, path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0) : -1
         guard fd >= 0 else {
-            let e = errno
+            let e = root.fd >= 0 ? errno : root.openError
             if e == EACCES || e == EPERM {
+                let fullPath = library.url(for: path).path
                 return .failed(FileProblem(path: path, reason: "permission denied; fix with `chmod u+r \(shellQuote(fullPath))`"))
             }
             if e == ENOENT { return .failed(FileProblem(path: path, reason: "vanished while scanning")) }
+            if e == ELOOP || e == EXDEV || e == ENOTDIR {
+                return .failed(FileProblem(path: path, reason: FileProbe.linkOnTheWay))
+            }
             return .failed(FileProblem(path: path, reason: "cannot open: \(ShoeboxError.errnoText(e))"))
         }
         defer { close(fd) }
@@ -249,4 +268,20 @@ struct HeadBufferedSource: ByteSource {
             initialized = count
         }
     }
+}
+
+/// A folder's descriptor held open while something reads below it; closed when the last copy
+/// of what holds it goes. The library folder itself may be a link (`~/Pictures` → a disk):
+/// it is opened as given, and only what is inside is confined.
+final class OpenLibraryFolder: @unchecked Sendable {
+    let fd: Int32
+    /// errno of the open when `fd` is -1.
+    let openError: Int32
+
+    init(_ path: String) {
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        openError = fd >= 0 ? 0 : errno
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
 }
