@@ -16,7 +16,14 @@ import TestSupport
 
     /// The image codecs (and XML parser) behind Metadata's readers: `shoebox` reads no file's
     /// headers itself (it mapped 48 libraries before main with them, 23 without).
-    static let codecLibraries = ["libheif", "libde265", "libtiff", "libraw", "libturbojpeg", "libpng", "libxml2", "libexif", "libiptcdata"]
+    static let codecLibraries = linkedCodecs + codecsOpenedOnFirstUse
+    /// Linked into `shoebox-readers`: what nearly every photo needs.
+    static let linkedCodecs = ["libturbojpeg", "libpng", "libxml2", "libexif", "libiptcdata"]
+    /// libheif (with libde265), libtiff and LibRaw: opened by `CLazyCodecs` when the first HEIC,
+    /// TIFF or camera raw file is read, not mapped at every start of the readers.
+    static let codecsOpenedOnFirstUse = ["libheif", "libde265", "libtiff", "libraw"]
+    /// Linked into `shoebox-pixels` for Imaging's decoders (LibRaw only through Metadata).
+    static let pixelCodecs = linkedCodecs + ["libheif", "libde265", "libtiff"]
 
     static var pixels: String { (ShoeboxCLI.binary as NSString).deletingLastPathComponent + "/shoebox-pixels" }
     static var readers: String { (ShoeboxCLI.binary as NSString).deletingLastPathComponent + "/shoebox-readers" }
@@ -29,10 +36,32 @@ import TestSupport
         for prefix in Self.pixelLibraries + ["libopenblas", "libblas"] {
             #expect(!readers.contains { $0.hasPrefix(prefix) }, "shoebox-readers loads \(prefix)…: \(readers)")
         }
-        for prefix in Self.codecLibraries {
+        for prefix in Self.linkedCodecs {
             #expect(readers.contains { $0.hasPrefix(prefix) }, "shoebox-readers should load \(prefix)…")
         }
+        for prefix in Self.codecsOpenedOnFirstUse {
+            #expect(!readers.contains { $0.hasPrefix(prefix) }, "shoebox-readers maps \(prefix)… at every start: \(readers)")
+        }
         #expect(readers.count * 3 < full.count, "shoebox-readers \(readers.count) libraries, shoebox-pixels \(full.count)")
+    }
+
+    /// What the readers open on first use is opened when a file needs it: a HEIC (libheif) and a
+    /// TIFF (libtiff) are read by `scan` as before (camera raw files through LibRaw: `RAWFileTests`).
+    @Test func theCodecsOpenedOnFirstUseReadTheirFiles() throws {
+        let made = try TestRoll.sampleCopy()
+        let fm = FileManager.default
+        let extra = made.root.appendingPathComponent("Lazy codecs")
+        try fm.createDirectory(at: extra, withIntermediateDirectories: true)
+        try fm.copyItem(atPath: TestRoll.repositoryRoot.appendingPathComponent("test-data/photos/coffee.tif").path,
+                        toPath: extra.appendingPathComponent("coffee.tif").path)
+        let cli = try ShoeboxCLI.scanned(made)
+        let assets = try cli.assetsByPath()
+        let heic = try #require(assets.first { $0.key.hasSuffix(".HEIC") }?.value, "no HEIC in the sample library")
+        #expect((heic["width"] as? Int ?? 0) > 0 && (heic["height"] as? Int ?? 0) > 0, "\(heic)")
+        #expect(heic["format"] as? String == "heic")
+        let tiff = try #require(assets["Lazy codecs/coffee.tif"], "the TIFF was not indexed: \(assets.keys.sorted())")
+        #expect(tiff["format"] as? String == "tiff")
+        #expect(tiff["make"] as? String == "Nikon", "\(tiff)")
     }
 
     @Test func theCommandLinePeopleTypeLoadsNoPixelLibrary() throws {
@@ -50,6 +79,8 @@ import TestSupport
         let full = try Self.sharedLibraries(Self.pixels)
         for prefix in Self.codecLibraries {
             #expect(!light.contains { $0.hasPrefix(prefix) }, "shoebox loads \(prefix)…: \(light)")
+        }
+        for prefix in Self.pixelCodecs {
             #expect(full.contains { $0.hasPrefix(prefix) }, "shoebox-pixels should load \(prefix)…")
         }
     }
