@@ -31,9 +31,11 @@ public struct CollageOutput {
             let path = folder + "/" + base + (n == 1 ? "" : " (\(n))") + ".jpg"
             guard try library.files.create(Data(collage.jpeg), at: path) else { continue }
             let report = try LiveUpdater(library: library, index: index).apply([.arrived(path)])
-            for entry in report.entries {
-                if case .added(let id, let p) = entry, p == path { return (path, id) }
-            }
+            // The asset at the path now: a new one, or — when the library knew these bytes in a
+            // trashed or missing asset (the same collage saved, then deleted) — that asset come
+            // back, as any file dropped in would. Only `.added` was looked for: saving the same
+            // collage again after deleting it answered "written but not indexed" (bench/faults.py).
+            if let asset = try index.asset(path: path), asset.state == .present { return (path, asset.id) }
             let why = report.failed.first.map { "\($0)" } ?? "the scan did not add it"
             throw ShoeboxError(.io, "\(path) was written but not indexed (\(why))", remedy: LibraryRemedy.scan)
         }

@@ -193,6 +193,27 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["victim.jpg"])
     }
 
+    /// The same collage saved again after the first was deleted: the library knew those bytes
+    /// (in Recently Deleted), and the save says where it is now and under which id, instead of
+    /// "written but not indexed" (found by `bench/faults.py --seed 341322658`).
+    @Test func theSameCollageSavedAgainAfterItWasDeletedIsIndexed() throws {
+        let roll = try MemoryRoll.get().writableCopy()
+        let env = ["SHOEBOX_NOW": "2026-11-22T10:15:03Z", "TZ": "UTC"]
+        let first = try roll.collage(["--person", "Ana", "--seed", "520", "--save"], env: env)
+        let id = try #require(first["asset_id"] as? String)
+        let trashed = try roll.cli.run(["trash", id])
+        #expect(trashed.status == 0, "\(trashed.stderr)")
+        let again = try roll.cli.run(["memories", "collage", "--person", "Ana", "--seed", "520", "--save", "--json"],
+                                     extraEnvironment: env)
+        #expect(again.status == 0, "\(again.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let path = try #require(json["path"] as? String)
+        #expect(path.hasPrefix("Collages/Ana 2026-11-22 10.15.03"))
+        let againID = try #require(json["asset_id"] as? String, "\(json)")
+        let shown = try #require(try roll.cli.json(["show", againID]) as? [String: Any])
+        #expect(shown["path"] as? String == path && shown["state"] as? String == "present", "\(shown)")
+    }
+
     /// A chosen photo whose file cannot be decoded gives its cell to a spare; the others stay.
     @Test func aSpareStandsInForAFileThatFailsToDecode() throws {
         let roll = try MemoryRoll.get().writableCopy()
